@@ -1,0 +1,58 @@
+export interface Config {
+  /** Krypton: versioned Kubernetes Secrets. */
+  krypton?: {
+    /**
+     * Prefix of Krypton's labels and annotations on Secrets.
+     * @visibility frontend
+     */
+    annotationPrefix?: string;
+    kubernetes?: {
+      /**
+       * Which Kubernetes identity performs requests:
+       * impersonation: every request impersonates the Backstage user;
+       * hybrid: live Secret reads and writes impersonate the user, history and workloads use Krypton's identity;
+       * serviceAccount: everything uses Krypton's identity, gated by Krypton's ACLs and Backstage permissions.
+       * @visibility frontend
+       */
+      identity?: 'impersonation' | 'hybrid' | 'serviceAccount';
+      impersonation?: {
+        /**
+         * Template for the impersonated user name. Placeholders: {{kind}}, {{namespace}}, {{name}}, {{ref}}.
+         */
+        userTemplate?: string;
+        /**
+         * Template for each impersonated group, applied to every ownership ref of the user that is a group.
+         */
+        groupTemplate?: string;
+        /** Extra groups added to every impersonated request, e.g. system:authenticated. */
+        extraGroups?: string[];
+      };
+    };
+    /**
+     * Clusters Krypton manages, in the shape of the Backstage Kubernetes plugin's config locator.
+     * When absent, Krypton reads kubernetes.clusterLocatorMethods entries of type config.
+     */
+    clusters?: Array<{
+      /** Cluster name; the first cluster is the default. */
+      name: string;
+      /** API server URL. */
+      url: string;
+      /** Only serviceAccount is supported. */
+      authProvider?: 'serviceAccount';
+      /**
+       * Token of Krypton's identity (a ServiceAccount allowed to impersonate).
+       * @visibility secret
+       */
+      serviceAccountToken?: string;
+      /**
+       * PEM CA bundle, base64-encoded.
+       * @visibility secret
+       */
+      caData?: string;
+      /** Path of a PEM CA bundle. */
+      caFile?: string;
+      /** Disable TLS verification; never use outside local development. */
+      skipTLSVerify?: boolean;
+    }>;
+  };
+}

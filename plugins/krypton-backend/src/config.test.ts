@@ -1,0 +1,72 @@
+import { ConfigReader } from '@backstage/config';
+import { readKryptonConfig } from './config';
+
+const cluster = {
+  name: 'local',
+  url: 'https://127.0.0.1:6443',
+  authProvider: 'serviceAccount',
+  serviceAccountToken: 't',
+};
+
+describe('readKryptonConfig', () => {
+  it('defaults to impersonation with entity refs as Kubernetes names', () => {
+    const c = readKryptonConfig(new ConfigReader({}));
+    expect(c).toMatchObject({
+      identity: 'impersonation',
+      annotationPrefix: 'krypton.io',
+      userTemplate: '{{ref}}',
+      groupTemplate: '{{ref}}',
+      clusters: [],
+    });
+  });
+
+  it("reads the Kubernetes plugin's config-type cluster locators", () => {
+    const c = readKryptonConfig(
+      new ConfigReader({
+        kubernetes: {
+          clusterLocatorMethods: [
+            { type: 'catalog' },
+            { type: 'config', clusters: [cluster] },
+          ],
+        },
+      }),
+    );
+    expect(c.clusters).toEqual([
+      {
+        name: 'local',
+        url: 'https://127.0.0.1:6443',
+        serviceAccountToken: 't',
+        caData: undefined,
+        caFile: undefined,
+        skipTLSVerify: false,
+      },
+    ]);
+  });
+
+  it('prefers krypton.clusters over the Kubernetes plugin block', () => {
+    const c = readKryptonConfig(
+      new ConfigReader({
+        krypton: { clusters: [{ ...cluster, name: 'mine' }] },
+        kubernetes: {
+          clusterLocatorMethods: [{ type: 'config', clusters: [cluster] }],
+        },
+      }),
+    );
+    expect(c.clusters.map(x => x.name)).toEqual(['mine']);
+  });
+
+  it('rejects unknown identity modes and auth providers', () => {
+    expect(() =>
+      readKryptonConfig(
+        new ConfigReader({ krypton: { kubernetes: { identity: 'root' } } }),
+      ),
+    ).toThrow(/identity must be one of/);
+    expect(() =>
+      readKryptonConfig(
+        new ConfigReader({
+          krypton: { clusters: [{ ...cluster, authProvider: 'oidc' }] },
+        }),
+      ),
+    ).toThrow(/not supported/);
+  });
+});

@@ -1,0 +1,86 @@
+import { Config } from '@backstage/config';
+import { InputError } from '@backstage/errors';
+
+export type IdentityMode = 'impersonation' | 'hybrid' | 'serviceAccount';
+
+export interface ClusterConfig {
+  name: string;
+  url: string;
+  serviceAccountToken?: string;
+  caData?: string;
+  caFile?: string;
+  skipTLSVerify: boolean;
+}
+
+export interface KryptonBackendConfig {
+  annotationPrefix: string;
+  identity: IdentityMode;
+  userTemplate: string;
+  groupTemplate: string;
+  extraGroups: string[];
+  clusters: ClusterConfig[];
+}
+
+const IDENTITY_MODES: readonly IdentityMode[] = [
+  'impersonation',
+  'hybrid',
+  'serviceAccount',
+];
+
+function readCluster(c: Config): ClusterConfig {
+  const authProvider = c.getOptionalString('authProvider') ?? 'serviceAccount';
+  if (authProvider !== 'serviceAccount') {
+    throw new InputError(
+      `Krypton cluster ${c.getString(
+        'name',
+      )}: authProvider ${authProvider} is not supported; use serviceAccount`,
+    );
+  }
+  return {
+    name: c.getString('name'),
+    url: c.getString('url'),
+    serviceAccountToken: c.getOptionalString('serviceAccountToken'),
+    caData: c.getOptionalString('caData'),
+    caFile: c.getOptionalString('caFile'),
+    skipTLSVerify: c.getOptionalBoolean('skipTLSVerify') ?? false,
+  };
+}
+
+/**
+ * Reads krypton.* and, when krypton.clusters is absent, the config-type cluster locators of the
+ * Backstage Kubernetes plugin, so that one cluster block serves both plugins.
+ */
+export function readKryptonConfig(config: Config): KryptonBackendConfig {
+  const identity = (config.getOptionalString('krypton.kubernetes.identity') ??
+    'impersonation') as IdentityMode;
+  if (!IDENTITY_MODES.includes(identity)) {
+    throw new InputError(
+      `krypton.kubernetes.identity must be one of ${IDENTITY_MODES.join(', ')}`,
+    );
+  }
+  let clusters = (config.getOptionalConfigArray('krypton.clusters') ?? []).map(
+    readCluster,
+  );
+  if (clusters.length === 0) {
+    for (const locator of config.getOptionalConfigArray(
+      'kubernetes.clusterLocatorMethods',
+    ) ?? []) {
+      if (locator.getString('type') === 'config') {
+        clusters = clusters.concat(
+          (locator.getOptionalConfigArray('clusters') ?? []).map(readCluster),
+        );
+      }
+    }
+  }
+  const imp = 'krypton.kubernetes.impersonation';
+  return {
+    annotationPrefix:
+      config.getOptionalString('krypton.annotationPrefix') ?? 'krypton.io',
+    identity,
+    userTemplate: config.getOptionalString(`${imp}.userTemplate`) ?? '{{ref}}',
+    groupTemplate:
+      config.getOptionalString(`${imp}.groupTemplate`) ?? '{{ref}}',
+    extraGroups: config.getOptionalStringArray(`${imp}.extraGroups`) ?? [],
+    clusters,
+  };
+}

@@ -1,0 +1,2 @@
+// Integration tests talk to a real API server; a cold apiserver can take a few seconds per call.
+jest.setTimeout(60_000);

@@ -1,0 +1,14 @@
+/**
+ * Krypton frontend plugin: versioned Kubernetes Secrets for Backstage.
+ *
+ * @packageDocumentation
+ */
+export { kryptonPlugin, KryptonPage, EntityKryptonContent } from './plugin';
+export { kryptonApiRef } from './api/KryptonApi';
+export type { KryptonApi, KryptonHealth } from './api/KryptonApi';
+export { KryptonClient } from './api/KryptonClient';
+export {
+  KRYPTON_SECRETS_ANNOTATION,
+  linkedSecrets,
+} from './components/linkedSecrets';
+export type { SecretRef } from './components/linkedSecrets';

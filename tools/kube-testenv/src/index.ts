@@ -1,0 +1,17 @@
+export { startControlPlane, binDir } from './controlPlane';
+export type {
+  ControlPlane,
+  ControlPlaneState,
+  StartOptions,
+  TestIdentity,
+} from './controlPlane';
+export {
+  STATE_ENV,
+  EXTERNAL_KUBECONFIG_ENV,
+  TEST_USERS,
+  externalClusterState,
+  testClusterState,
+  kubeConfigFor,
+  useTestNamespace,
+} from './testCluster';
+export type { IdentityKey } from './testCluster';
