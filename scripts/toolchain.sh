@@ -53,7 +53,8 @@ ensure_toolchain() {
   # Yarn talks to whatever registry npm is configured for on this machine, so no registry host is
   # ever written into the repository or the lockfile.
   if [ -z "${YARN_NPM_REGISTRY_SERVER:-}" ]; then
-    YARN_NPM_REGISTRY_SERVER="$(npm config get registry)"
+    # Asked from / because npm refuses config commands inside a workspace package.
+    YARN_NPM_REGISTRY_SERVER="$(cd / && npm config get registry)"
     export YARN_NPM_REGISTRY_SERVER="${YARN_NPM_REGISTRY_SERVER%/}"
   fi
   export YARN_ENABLE_TELEMETRY=0

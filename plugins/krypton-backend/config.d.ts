@@ -6,6 +6,31 @@ export interface Config {
      * @visibility frontend
      */
     annotationPrefix?: string;
+    /**
+     * Entity refs (users or groups) that pass every Secret's access rules. Kubernetes RBAC and
+     * Backstage permissions still apply, and history snapshots stay hidden.
+     */
+    admins?: string[];
+    /**
+     * Snapshots kept per live Secret, 1 to 100 (default 20). The environment variable
+     * KRYPTON_HISTORY_LIMIT wins over this key.
+     * @visibility frontend
+     */
+    historyLimit?: number;
+    restart?: {
+      /**
+       * Allow restart-consumers. The environment variable KRYPTON_RESTART_ENABLED wins; only
+       * exactly "true" enables it.
+       * @visibility frontend
+       */
+      enabled?: boolean;
+    };
+    /**
+     * Serve only Secrets that Krypton created or adopted (default true). The environment variable
+     * KRYPTON_MANAGED_ONLY wins; only exactly "false" turns this off.
+     * @visibility frontend
+     */
+    managedOnly?: boolean;
     kubernetes?: {
       /**
        * Which Kubernetes identity performs requests:

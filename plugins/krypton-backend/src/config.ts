@@ -1,7 +1,14 @@
 import { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
+import {
+  IdentityMode,
+  Parsed,
+  parseHistoryLimit,
+  parseManagedOnly,
+  parseRestartEnabled,
+} from '@krypton/plugin-krypton-common';
 
-export type IdentityMode = 'impersonation' | 'hybrid' | 'serviceAccount';
+export type { IdentityMode };
 
 export interface ClusterConfig {
   name: string;
@@ -19,6 +26,44 @@ export interface KryptonBackendConfig {
   groupTemplate: string;
   extraGroups: string[];
   clusters: ClusterConfig[];
+  /** Entity refs (users or groups) that pass any Secret's access rules. */
+  admins: string[];
+  historyLimit: Parsed<number>;
+  restartEnabled: boolean;
+  managedOnly: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The spec's environment variables win over their app-config keys, and keep their exact
+ * validation: an invalid history limit is carried as an error, never replaced by a default.
+ */
+function readSettings(config: Config, env: Env) {
+  const limitFromConfig = config.getOptional('krypton.historyLimit');
+  const historyLimit = parseHistoryLimit(
+    env.KRYPTON_HISTORY_LIMIT ??
+      (limitFromConfig === undefined ? undefined : String(limitFromConfig)),
+  );
+  const restartFromConfig = config.getOptionalBoolean(
+    'krypton.restart.enabled',
+  );
+  const managedFromConfig = config.getOptionalBoolean('krypton.managedOnly');
+  return {
+    historyLimit,
+    restartEnabled: parseRestartEnabled(
+      env.KRYPTON_RESTART_ENABLED ??
+        (restartFromConfig === undefined
+          ? undefined
+          : String(restartFromConfig)),
+    ),
+    managedOnly: parseManagedOnly(
+      env.KRYPTON_MANAGED_ONLY ??
+        (managedFromConfig === undefined
+          ? undefined
+          : String(managedFromConfig)),
+    ),
+  };
 }
 
 const IDENTITY_MODES: readonly IdentityMode[] = [
@@ -50,7 +95,10 @@ function readCluster(c: Config): ClusterConfig {
  * Reads krypton.* and, when krypton.clusters is absent, the config-type cluster locators of the
  * Backstage Kubernetes plugin, so that one cluster block serves both plugins.
  */
-export function readKryptonConfig(config: Config): KryptonBackendConfig {
+export function readKryptonConfig(
+  config: Config,
+  env: Env = process.env,
+): KryptonBackendConfig {
   const identity = (config.getOptionalString('krypton.kubernetes.identity') ??
     'impersonation') as IdentityMode;
   if (!IDENTITY_MODES.includes(identity)) {
@@ -82,5 +130,7 @@ export function readKryptonConfig(config: Config): KryptonBackendConfig {
       config.getOptionalString(`${imp}.groupTemplate`) ?? '{{ref}}',
     extraGroups: config.getOptionalStringArray(`${imp}.extraGroups`) ?? [],
     clusters,
+    admins: config.getOptionalStringArray('krypton.admins') ?? [],
+    ...readSettings(config, env),
   };
 }

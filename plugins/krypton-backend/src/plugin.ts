@@ -2,6 +2,7 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { kryptonPermissions } from '@krypton/plugin-krypton-common';
 import { readKryptonConfig } from './config';
 import { createClusters } from './kubernetes/clusters';
 import { createRouter } from './router';
@@ -15,21 +16,38 @@ export const kryptonPlugin = createBackendPlugin({
         config: coreServices.rootConfig,
         logger: coreServices.logger,
         httpRouter: coreServices.httpRouter,
+        httpAuth: coreServices.httpAuth,
+        userInfo: coreServices.userInfo,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
+        auditor: coreServices.auditor,
         lifecycle: coreServices.lifecycle,
       },
-      async init({ config, logger, httpRouter, lifecycle }) {
+      async init(deps) {
+        const { config, logger, httpRouter, lifecycle, permissionsRegistry } =
+          deps;
         const kryptonConfig = readKryptonConfig(config);
         const clusters = createClusters(kryptonConfig.clusters);
+        permissionsRegistry.addPermissions(kryptonPermissions);
         logger.info(
           `Krypton manages ${clusters.map(c => c.name).join(', ')} in ${
             kryptonConfig.identity
           } mode`,
         );
+        if (!kryptonConfig.historyLimit.ok) {
+          logger.error(
+            `${kryptonConfig.historyLimit.error}; history writes answer 503 until it is fixed`,
+          );
+        }
         lifecycle.addShutdownHook(() =>
           clusters.forEach(c => c.transport.close()),
         );
-        httpRouter.use(await createRouter());
-        httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
+        httpRouter.use(
+          await createRouter({ ...deps, config: kryptonConfig, clusters }),
+        );
+        // Every route except /health asks httpAuth for a user itself, so that a missing or
+        // expired session gets Krypton's { "error": ... } envelope like every other failure.
+        httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
       },
     });
   },

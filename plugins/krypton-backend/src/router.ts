@@ -1,13 +1,351 @@
-import express from 'express';
+import {
+  AuditorService,
+  BackstageCredentials,
+  BackstageUserPrincipal,
+  HttpAuthService,
+  LoggerService,
+  PermissionsService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
+import {
+  AuthorizeResult,
+  Permission,
+} from '@backstage/plugin-permission-common';
+import {
+  AuthorizeLive,
+  KryptonConfigDto,
+  KryptonError,
+  LiveSecrets,
+  MAX_SECRET_BYTES,
+  PREVIEW_LIMIT_CODE_UNITS,
+  Principal,
+  SecretAction,
+  evaluateAccess,
+  isSnapshotName,
+  kryptonSecretCreatePermission,
+  kryptonSecretDeletePermission,
+  kryptonSecretReadPermission,
+  kryptonSecretRestartPermission,
+  kryptonSecretRestorePermission,
+  kryptonSecretRevealPermission,
+  kryptonSecretUpdatePermission,
+  messages,
+  parseAdoptRequest,
+  parseCreateRequest,
+  parseUpdateRequest,
+  validateNamespace,
+  validateSecretName,
+} from '@krypton/plugin-krypton-common';
+import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
+import { KryptonBackendConfig } from './config';
+import { errorHandler, toKryptonError } from './http/errorHandler';
+import { impersonationFor } from './identity';
+import { Cluster } from './kubernetes/clusters';
+import { KubeSecretGateway } from './kubernetes/secretGateway';
 
-export async function createRouter(): Promise<express.Router> {
+export interface RouterOptions {
+  config: KryptonBackendConfig;
+  clusters: Cluster[];
+  logger: LoggerService;
+  httpAuth: HttpAuthService;
+  userInfo: UserInfoService;
+  permissions: PermissionsService;
+  auditor: AuditorService;
+}
+
+const PERMISSION_FOR: Record<SecretAction, Permission> = {
+  read: kryptonSecretReadPermission,
+  reveal: kryptonSecretRevealPermission,
+  update: kryptonSecretUpdatePermission,
+  manageAccess: kryptonSecretUpdatePermission,
+  delete: kryptonSecretDeletePermission,
+  restore: kryptonSecretRestorePermission,
+  restart: kryptonSecretRestartPermission,
+};
+
+interface SecretRequestContext {
+  cluster: Cluster;
+  namespace: string;
+  credentials: BackstageCredentials<BackstageUserPrincipal>;
+  principal: Principal;
+  live: LiveSecrets;
+  authorize: AuthorizeLive;
+}
+
+export async function createRouter(
+  options: RouterOptions,
+): Promise<express.Router> {
+  const { config, clusters, httpAuth, userInfo, permissions, auditor, logger } =
+    options;
   const router = Router();
+
+  // Every answer of this API may carry Secret data or depend on live access: never cache it.
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   router.use(express.json({ limit: '4mb' }));
 
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
+  router.get('/config', async (req, res) => {
+    await httpAuth.credentials(req, { allow: ['user'] });
+    const body: KryptonConfigDto = {
+      annotationPrefix: config.annotationPrefix,
+      identityMode: config.identity,
+      clusters: clusters.map(c => c.name),
+      defaultCluster: clusters[0].name,
+      historyLimit: config.historyLimit.ok ? config.historyLimit.value : null,
+      restartEnabled: config.restartEnabled,
+      managedOnly: config.managedOnly,
+      maxSecretBytes: MAX_SECRET_BYTES,
+      previewLimit: PREVIEW_LIMIT_CODE_UNITS,
+    };
+    if (!config.historyLimit.ok) {
+      res.status(503).json({ ...body, error: config.historyLimit.error });
+      return;
+    }
+    res.json(body);
+  });
+
+  const clusterByName = new Map(clusters.map(c => [c.name, c]));
+
+  async function authorizePermissions(
+    credentials: BackstageCredentials,
+    checks: Array<{ permission: Permission; resourceRef?: string }>,
+  ) {
+    const decisions = await permissions.authorize(
+      checks.map(c =>
+        c.resourceRef === undefined
+          ? { permission: c.permission }
+          : { permission: c.permission, resourceRef: c.resourceRef },
+      ) as Parameters<PermissionsService['authorize']>[0],
+      { credentials },
+    );
+    if (decisions.some(d => d.result !== AuthorizeResult.ALLOW)) {
+      throw new KryptonError('forbidden', messages.forbiddenPermission);
+    }
+  }
+
+  async function context(req: Request): Promise<SecretRequestContext> {
+    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
+    const info = await userInfo.getUserInfo(credentials);
+    const principal: Principal = {
+      userEntityRef: info.userEntityRef,
+      ownershipEntityRefs: info.ownershipEntityRefs,
+    };
+    const clusterName = req.params.cluster ?? clusters[0].name;
+    const cluster = clusterByName.get(clusterName);
+    if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
+    const namespace = validateNamespace(req.params.namespace);
+    // Live Secrets are read and written as the user, except in serviceAccount mode. Headers that
+    // the client sent never reach Kubernetes: the impersonation comes from the Backstage identity.
+    const gateway = new KubeSecretGateway(
+      cluster.transport,
+      config.identity === 'serviceAccount'
+        ? undefined
+        : impersonationFor(principal, config),
+    );
+    const live = new LiveSecrets({
+      gateway,
+      cluster: cluster.name,
+      annotationPrefix: config.annotationPrefix,
+      managedOnly: config.managedOnly,
+    });
+    const authorize: AuthorizeLive = async (secret, actions) => {
+      const resourceRef = `${cluster.name}/${namespace}/${secret.metadata.name}`;
+      await authorizePermissions(
+        credentials,
+        [...new Set(actions.map(a => PERMISSION_FOR[a]))].map(permission => ({
+          permission,
+          resourceRef,
+        })),
+      );
+      const rules = live.accessRules(secret);
+      for (const action of actions) {
+        if (
+          evaluateAccess(rules, principal, action, config.admins) === 'deny'
+        ) {
+          throw new KryptonError('forbidden', messages.forbiddenAcl);
+        }
+      }
+    };
+    return { cluster, namespace, credentials, principal, live, authorize };
+  }
+
+  /** Runs a mutation or value read inside an audit event whose meta never holds values. */
+  async function audited<T>(
+    req: Request,
+    eventId: string,
+    meta: Record<string, string>,
+    run: () => Promise<{
+      result: T;
+      meta?: Record<string, string | number | boolean>;
+    }>,
+  ): Promise<T> {
+    const event = await auditor.createEvent({
+      eventId,
+      request: req,
+      severityLevel: eventId === 'secret-read' ? 'medium' : 'high',
+      meta,
+    });
+    try {
+      const out = await run();
+      await event.success({ meta: { ...meta, ...out.meta } });
+      return out.result;
+    } catch (err) {
+      await event.fail({ error: toKryptonError(err), meta });
+      throw err;
+    }
+  }
+
+  const secrets = Router({ mergeParams: true });
+
+  // The one gate for every named-Secret route: malformed names are 400, and history snapshot
+  // names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
+  secrets.param('name', (_req, _res, next, name: string) => {
+    validateSecretName(name);
+    if (isSnapshotName(name))
+      throw new KryptonError('not_found', messages.notFound);
+    next();
+  });
+
+  secrets.get(
+    '/namespaces/:namespace/secrets',
+    async (req: Request, res: Response) => {
+      const ctx = await context(req);
+      const decision = await permissions.authorizeConditional(
+        [{ permission: kryptonSecretReadPermission }],
+        { credentials: ctx.credentials },
+      );
+      if (decision[0].result !== AuthorizeResult.ALLOW) {
+        throw new KryptonError('forbidden', messages.forbiddenPermission);
+      }
+      const items = (await ctx.live.list(ctx.namespace)).filter(
+        s =>
+          evaluateAccess(
+            ctx.live.accessRules(s),
+            ctx.principal,
+            'read',
+            config.admins,
+          ) !== 'deny',
+      );
+      res.json({ items: items.map(s => ctx.live.toSummary(s)) });
+    },
+  );
+
+  secrets.post(
+    '/namespaces/:namespace/secrets',
+    async (req: Request, res: Response) => {
+      const ctx = await context(req);
+      const body = parseCreateRequest(req.body);
+      const meta = {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name: body.name,
+      };
+      const created = await audited(req, 'secret-create', meta, async () => {
+        await authorizePermissions(ctx.credentials, [
+          { permission: kryptonSecretCreatePermission },
+        ]);
+        const secret = await ctx.live.create(ctx.namespace, body);
+        return {
+          result: secret,
+          meta: { version: 1, keyCount: Object.keys(secret.data ?? {}).length },
+        };
+      });
+      res.status(201).json(ctx.live.toDto(created));
+    },
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name',
+    async (req: Request, res: Response) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const meta = {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+      };
+      const secret = await audited(req, 'secret-read', meta, async () => {
+        const s = await ctx.live.get(ctx.namespace, name, ctx.authorize);
+        return {
+          result: s,
+          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+        };
+      });
+      res.json(ctx.live.toDto(secret));
+    },
+  );
+
+  secrets.put(
+    '/namespaces/:namespace/secrets/:name',
+    async (req: Request, res: Response) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const body = parseUpdateRequest(req.body);
+      const meta = {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+      };
+      const updated = await audited(req, 'secret-update', meta, async () => {
+        const out = await ctx.live.update(
+          ctx.namespace,
+          name,
+          body,
+          ctx.authorize,
+        );
+        const summary = ctx.live.toSummary(out.secret);
+        return {
+          result: out.secret,
+          meta: {
+            dataChanged: out.dataChanged,
+            version: summary.version ?? 0,
+            resourceVersion: summary.resourceVersion,
+          },
+        };
+      });
+      res.json(ctx.live.toDto(updated));
+    },
+  );
+
+  secrets.post(
+    '/namespaces/:namespace/secrets/:name/adopt',
+    async (req: Request, res: Response) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const body = parseAdoptRequest(req.body);
+      const meta = {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+      };
+      const adopted = await audited(req, 'secret-adopt', meta, async () => {
+        const s = await ctx.live.adopt(
+          ctx.namespace,
+          name,
+          body,
+          ctx.authorize,
+        );
+        return {
+          result: s,
+          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+        };
+      });
+      res.json(ctx.live.toSummary(adopted));
+    },
+  );
+
+  router.use('/clusters/:cluster', secrets);
+  router.use('/', secrets);
+  router.use((_req, _res) => {
+    throw new KryptonError('not_found', 'No such Krypton route.');
+  });
+  router.use(errorHandler(logger));
   return router;
 }

@@ -6,3 +6,15 @@
  * @packageDocumentation
  */
 export * from './permissions';
+export * from './limits';
+export * from './errors';
+export * from './dto';
+export * from './encoding';
+export * from './annotations';
+export * from './access';
+export * from './settings';
+export * from './size';
+export * from './validation';
+export * from './kubernetes/types';
+export * from './kubernetes/errors';
+export * from './kubernetes/liveSecrets';

@@ -1,0 +1,78 @@
+import { kubeConfigFor } from '@krypton/kube-testenv';
+import { KubeTransport } from '../kubernetes/transport';
+
+/** Admin-side helpers for integration tests: native objects and RBAC grants. */
+export class AdminClient {
+  readonly transport = new KubeTransport(kubeConfigFor('admin'));
+
+  async grantSecrets(
+    namespace: string,
+    subject: { kind: 'User' | 'Group'; name: string },
+    verbs = ['get', 'list', 'create', 'update', 'patch', 'delete'],
+  ): Promise<void> {
+    const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`;
+    const id = `${subject.kind}-${subject.name}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-');
+    const role = await this.transport.request({
+      method: 'POST',
+      path: `${rbac}/roles`,
+      body: {
+        metadata: { name: `secrets-${id}` },
+        rules: [{ apiGroups: [''], resources: ['secrets'], verbs }],
+      },
+    });
+    const binding = await this.transport.request({
+      method: 'POST',
+      path: `${rbac}/rolebindings`,
+      body: {
+        metadata: { name: `secrets-${id}` },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'Role',
+          name: `secrets-${id}`,
+        },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', ...subject }],
+      },
+    });
+    if (role.status !== 201 || binding.status !== 201) {
+      throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    }
+  }
+
+  async createSecret(namespace: string, body: Record<string, unknown>) {
+    const res = await this.transport.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${namespace}/secrets`,
+      body,
+    });
+    if (res.status !== 201) throw new Error(`create failed: ${res.status}`);
+    return res.body as { metadata: { resourceVersion: string; uid: string } };
+  }
+
+  async getSecret(namespace: string, name: string) {
+    const res = await this.transport.request({
+      method: 'GET',
+      path: `/api/v1/namespaces/${namespace}/secrets/${name}`,
+    });
+    return res;
+  }
+
+  close() {
+    this.transport.close();
+  }
+}
+
+/** RBAC changes reach the apiserver's authorizer through a watch; retry until they apply. */
+export async function eventually<T>(
+  check: () => Promise<T>,
+  ok: (value: T) => boolean,
+  attempts = 50,
+): Promise<T> {
+  let value = await check();
+  for (let i = 1; i < attempts && !ok(value); i++) {
+    await new Promise(r => setTimeout(r, 100));
+    value = await check();
+  }
+  return value;
+}

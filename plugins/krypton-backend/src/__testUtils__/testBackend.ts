@@ -1,0 +1,210 @@
+import {
+  AuditorService,
+  AuditorServiceEvent,
+  LoggerService,
+  PermissionsService,
+  coreServices,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { kubeConfigFor, testClusterState } from '@krypton/kube-testenv';
+import { JsonObject } from '@backstage/types';
+import kryptonPlugin from '../index';
+
+/** Users of the test directory and the groups they belong to. */
+export const DIRECTORY: Record<string, string[]> = {
+  'user:default/alice': ['group:default/team-a'],
+  'user:default/bob': ['group:default/team-b', 'group:default/team-c'],
+  'user:default/carol': [],
+  'user:default/root': ['group:default/krypton-admins'],
+};
+
+/** Everything that the backend logged or audited, to prove that no value ever leaks there. */
+export class CaptureSink {
+  readonly lines: string[] = [];
+  readonly audits: Array<{
+    eventId: string;
+    status: string;
+    meta: JsonObject;
+    error?: string;
+  }> = [];
+
+  text(): string {
+    return [...this.lines, ...this.audits.map(a => JSON.stringify(a))].join(
+      '\n',
+    );
+  }
+}
+
+class CapturingLogger implements LoggerService {
+  constructor(
+    private readonly sink: CaptureSink,
+    private readonly fields: JsonObject = {},
+  ) {}
+  private write(level: string, message: string, meta?: Error | JsonObject) {
+    const extra =
+      meta instanceof Error ? { error: `${meta.name}: ${meta.message}` } : meta;
+    this.sink.lines.push(
+      `${level} ${message} ${JSON.stringify({ ...this.fields, ...extra })}`,
+    );
+  }
+  error(message: string, meta?: Error | JsonObject) {
+    this.write('error', message, meta);
+  }
+  warn(message: string, meta?: Error | JsonObject) {
+    this.write('warn', message, meta);
+  }
+  info(message: string, meta?: Error | JsonObject) {
+    this.write('info', message, meta);
+  }
+  debug(message: string, meta?: Error | JsonObject) {
+    this.write('debug', message, meta);
+  }
+  child(meta: JsonObject): LoggerService {
+    return new CapturingLogger(this.sink, { ...this.fields, ...meta });
+  }
+}
+
+class RecordingAuditor implements AuditorService {
+  constructor(private readonly sink: CaptureSink) {}
+  async createEvent(options: {
+    eventId: string;
+    meta?: JsonObject;
+  }): Promise<AuditorServiceEvent> {
+    const base = { eventId: options.eventId, meta: options.meta ?? {} };
+    this.sink.audits.push({ ...base, status: 'initiated' });
+    return {
+      success: async opts => {
+        this.sink.audits.push({
+          ...base,
+          status: 'succeeded',
+          meta: { ...base.meta, ...opts?.meta },
+        });
+      },
+      fail: async opts => {
+        this.sink.audits.push({
+          ...base,
+          status: 'failed',
+          meta: { ...base.meta, ...opts.meta },
+          error: `${opts.error.name}: ${opts.error.message}`,
+        });
+      },
+    };
+  }
+}
+
+/** A permission policy that tests can change: everything is allowed unless denied here. */
+export const testPolicy = {
+  denied: new Set<string>(),
+  reset() {
+    this.denied.clear();
+  },
+};
+
+const permissionsFactory = createServiceFactory({
+  service: coreServices.permissions,
+  deps: {},
+  factory(): PermissionsService {
+    const decide = (name: string, user: string | undefined) =>
+      testPolicy.denied.has(name) || testPolicy.denied.has(`${user}:${name}`)
+        ? AuthorizeResult.DENY
+        : AuthorizeResult.ALLOW;
+    const userOf = (credentials: { principal: unknown }) =>
+      (credentials.principal as { userEntityRef?: string }).userEntityRef;
+    return {
+      async authorize(requests, options) {
+        return requests.map(r => ({
+          result: decide(r.permission.name, userOf(options.credentials)),
+        })) as Awaited<ReturnType<PermissionsService['authorize']>>;
+      },
+      async authorizeConditional(requests, options) {
+        return requests.map(r => ({
+          result: decide(r.permission.name, userOf(options.credentials)),
+        })) as Awaited<ReturnType<PermissionsService['authorizeConditional']>>;
+      },
+    };
+  },
+});
+
+export interface KryptonTestBackend {
+  server: Parameters<typeof import('supertest')>[0];
+  sink: CaptureSink;
+  stop(): Promise<void>;
+}
+
+/** Krypton's backend plugin on a real HTTP server, against the test run's kube-apiserver. */
+export async function startKryptonBackend(
+  kryptonConfig: JsonObject = {},
+): Promise<KryptonTestBackend> {
+  const sink = new CaptureSink();
+  const state = testClusterState();
+  const kc = kubeConfigFor('krypton');
+  const token = kc.getCurrentUser()?.token;
+  const cluster = kc.getCurrentCluster();
+  const backend = await startTestBackend({
+    features: [
+      kryptonPlugin,
+      mockServices.rootConfig.factory({
+        data: {
+          krypton: {
+            admins: ['group:default/krypton-admins'],
+            clusters: [
+              {
+                name: 'test',
+                url: state.server,
+                authProvider: 'serviceAccount',
+                serviceAccountToken: token,
+                caFile: cluster?.caFile,
+                caData: cluster?.caData,
+                skipTLSVerify: cluster?.skipTLSVerify,
+              },
+            ],
+            ...kryptonConfig,
+          },
+        },
+      }),
+      createServiceFactory({
+        service: coreServices.rootLogger,
+        deps: {},
+        factory: () => new CapturingLogger(sink) as never,
+      }),
+      createServiceFactory({
+        service: coreServices.logger,
+        deps: {},
+        factory: () => new CapturingLogger(sink, { plugin: 'krypton' }),
+      }),
+      createServiceFactory({
+        service: coreServices.auditor,
+        deps: {},
+        factory: () => new RecordingAuditor(sink),
+      }),
+      createServiceFactory({
+        service: coreServices.userInfo,
+        deps: {},
+        factory: () => ({
+          async getUserInfo(credentials) {
+            const ref = (credentials.principal as { userEntityRef: string })
+              .userEntityRef;
+            return {
+              userEntityRef: ref,
+              ownershipEntityRefs: [ref, ...(DIRECTORY[ref] ?? [])],
+            };
+          },
+        }),
+      }),
+      permissionsFactory,
+      // Without this, the mock httpAuth treats a request with no token as a default user.
+      mockServices.httpAuth.factory({ defaultCredentials: mockCredentials.none() }),
+    ],
+  });
+  return { server: backend.server, sink, stop: () => backend.stop() };
+}
+
+/** The Authorization header of a signed-in Backstage user. */
+export const as = (user: string) =>
+  mockCredentials.user.header(`user:default/${user}`);

@@ -1,0 +1,57 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { KryptonError, messages } from '@krypton/plugin-krypton-common';
+import { ErrorRequestHandler } from 'express';
+
+/** Turns any error into a Krypton error: known ones keep their fixed message, the rest are 500. */
+export function toKryptonError(err: unknown): KryptonError {
+  if (err instanceof KryptonError) return err;
+  const e = err as { name?: unknown; type?: unknown; status?: unknown };
+  if (e?.name === 'AuthenticationError' || e?.name === 'NotAllowedError') {
+    return e.name === 'AuthenticationError'
+      ? new KryptonError('unauthenticated', messages.unauthenticated)
+      : new KryptonError('forbidden', messages.forbiddenPermission);
+  }
+  // body-parser errors
+  if (e?.type === 'entity.too.large')
+    return new KryptonError('too_large', messages.tooLarge);
+  if (e?.type === 'entity.parse.failed') {
+    return new KryptonError(
+      'invalid_request',
+      'The request body is not valid JSON.',
+    );
+  }
+  if (typeof e?.type === 'string' && e.status === 415) {
+    return new KryptonError(
+      'invalid_request',
+      'Send the request body as UTF-8 JSON.',
+    );
+  }
+  if (typeof e?.type === 'string' && e.status === 400) {
+    return new KryptonError(
+      'invalid_request',
+      'The request body could not be read.',
+    );
+  }
+  return new KryptonError('internal', messages.internal);
+}
+
+/**
+ * Answers every failure with { "error": "..." } and Cache-Control: no-store. Unexpected errors are
+ * logged by name only: their messages can quote upstream payloads.
+ */
+export function errorHandler(logger: LoggerService): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const kryptonError = toKryptonError(err);
+    if (kryptonError.code === 'internal') {
+      logger.error(
+        `Unexpected ${(err as Error)?.name ?? 'error'} in a Krypton request`,
+      );
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(kryptonError.status).json(kryptonError.toEnvelope());
+  };
+}

@@ -1,0 +1,66 @@
+import { AccessRules } from './dto';
+
+/** Names of Krypton's labels and annotations under a configurable prefix. */
+export function kryptonKeys(prefix: string) {
+  return {
+    version: `${prefix}/version`,
+    description: `${prefix}/description`,
+    owners: `${prefix}/owners`,
+    editors: `${prefix}/editors`,
+    viewers: `${prefix}/viewers`,
+    managedBy: `${prefix}/managed-by`,
+    kind: `${prefix}/kind`,
+  };
+}
+export type KryptonKeys = ReturnType<typeof kryptonKeys>;
+
+export const MANAGED_BY_VALUE = 'krypton';
+
+/**
+ * Reads the app version counter. Absent or the old "0" is logically 1; anything other than a
+ * canonical positive decimal integer that is still safe to increment is invalid.
+ */
+export function parseVersionCounter(
+  raw: string | undefined,
+): { ok: true; version: number } | { ok: false } {
+  if (raw === undefined || raw === '0') return { ok: true, version: 1 };
+  if (!/^[1-9][0-9]{0,15}$/.test(raw)) return { ok: false };
+  const version = Number(raw);
+  if (!Number.isSafeInteger(version + 1)) return { ok: false };
+  return { ok: true, version };
+}
+
+function parseRefList(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s.length > 0);
+}
+
+export function readAccessRules(
+  annotations: Record<string, string> | undefined,
+  keys: KryptonKeys,
+): AccessRules {
+  return {
+    owners: parseRefList(annotations?.[keys.owners]),
+    editors: parseRefList(annotations?.[keys.editors]),
+    viewers: parseRefList(annotations?.[keys.viewers]),
+  };
+}
+
+export function hasAccessRules(rules: AccessRules): boolean {
+  return rules.owners.length + rules.editors.length + rules.viewers.length > 0;
+}
+
+/** Writes rules into annotations; an empty list removes its annotation. */
+export function writeAccessRules(
+  annotations: Record<string, string>,
+  rules: AccessRules,
+  keys: KryptonKeys,
+): void {
+  for (const role of ['owners', 'editors', 'viewers'] as const) {
+    if (rules[role].length > 0) annotations[keys[role]] = rules[role].join(',');
+    else delete annotations[keys[role]];
+  }
+}

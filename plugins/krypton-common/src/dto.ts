@@ -1,0 +1,98 @@
+/** Who may do what with one Secret, as Backstage entity refs (user:default/alice, group:default/team-a). */
+export interface AccessRules {
+  owners: string[];
+  editors: string[];
+  viewers: string[];
+}
+
+/** Metadata of a live Secret, as lists show it: no values. */
+export interface SecretSummary {
+  cluster: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  type: string;
+  immutable: boolean;
+  /** Whether Krypton created or adopted the Secret. */
+  managed: boolean;
+  /**
+   * The app version counter; a Secret without one (or with the old 0) is logically version 1.
+   * Null when the counter is malformed or exhausted: an operator must review it before edits.
+   */
+  version: number | null;
+  description?: string;
+  access: AccessRules;
+  /** Every key, text and binary. */
+  keys: string[];
+  /** Keys whose values are not lossless UTF-8 text. */
+  binaryKeys: string[];
+  creationTimestamp?: string;
+  /** Set while Kubernetes is deleting the Secret (for example, finalizers are pending). */
+  deletionTimestamp?: string;
+}
+
+/** A live Secret with its values. */
+export interface SecretDto extends SecretSummary {
+  /** Values whose bytes round-trip exactly as UTF-8 text. */
+  data: Record<string, string>;
+  /** Every other value, as the original base64. */
+  binaryData: Record<string, string>;
+}
+
+export interface SecretList {
+  items: SecretSummary[];
+}
+
+/** POST .../secrets */
+export interface CreateSecretRequest {
+  name: string;
+  /** Defaults to Opaque. */
+  type?: string;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+  description?: string;
+  access?: Partial<AccessRules>;
+}
+
+/**
+ * PUT .../secrets/:name. Without data and binaryData it is a metadata-only edit that keeps the raw
+ * data map as it is. With data, text values are replaced by data; binary values are kept unless
+ * binaryData is given, which then names the complete set of binary values.
+ */
+export interface UpdateSecretRequest {
+  /** The metadata.resourceVersion that the client loaded. */
+  resourceVersion: string;
+  type?: string;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+  description?: string;
+  access?: Partial<AccessRules>;
+}
+
+/** POST .../secrets/:name/adopt */
+export interface AdoptSecretRequest {
+  resourceVersion: string;
+  description?: string;
+  access?: Partial<AccessRules>;
+}
+
+export type IdentityMode = 'impersonation' | 'hybrid' | 'serviceAccount';
+
+/** GET /config */
+export interface KryptonConfigDto {
+  annotationPrefix: string;
+  identityMode: IdentityMode;
+  clusters: string[];
+  defaultCluster: string;
+  /** Null when KRYPTON_HISTORY_LIMIT is invalid; see error. */
+  historyLimit: number | null;
+  restartEnabled: boolean;
+  managedOnly: boolean;
+  maxSecretBytes: number;
+  previewLimit: number;
+  /** Present, with HTTP 503, when the deployment's configuration is invalid. */
+  error?: string;
+}

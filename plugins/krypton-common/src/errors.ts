@@ -1,0 +1,73 @@
+/**
+ * Error codes of Krypton's API. Each maps to one HTTP status; messages are fixed texts that never
+ * carry Secret values or raw upstream errors.
+ */
+export type KryptonErrorCode =
+  | 'invalid_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+const STATUS: Record<KryptonErrorCode, number> = {
+  invalid_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+/** The error envelope of every non-2xx answer: { "error": "..." }. */
+export interface ErrorEnvelope {
+  error: string;
+}
+
+export class KryptonError extends Error {
+  readonly status: number;
+
+  constructor(readonly code: KryptonErrorCode, message: string) {
+    super(message);
+    this.name = 'KryptonError';
+    this.status = STATUS[code];
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: this.message };
+  }
+}
+
+/** Fixed messages shared by the backend and the frontend. */
+export const messages = {
+  tooLarge: 'Secret is too large',
+  notFound: 'Secret not found',
+  staleRevision:
+    'The Secret has changed since it was loaded. Reload it and re-apply your changes.',
+  forbiddenKubernetes:
+    'Access denied. Check Kubernetes permissions for the effective identity and, when enabled, ServiceAccount impersonation permissions.',
+  forbiddenAcl: "You are not allowed to do this by the Secret's access rules.",
+  forbiddenPermission:
+    'You are not allowed to do this by the Backstage permission policy.',
+  unauthenticated: 'Sign in to use Krypton.',
+  unavailable: 'Kubernetes is unavailable. Try again later.',
+  rateLimited: 'Kubernetes is rate-limiting requests. Try again later.',
+  internal: 'Krypton could not complete the request.',
+  immutableData: 'The Secret is immutable: its data cannot be changed.',
+  typeChange: 'The type of a Secret cannot be changed.',
+  serviceAccountToken:
+    'Service-account token Secrets cannot be created, edited or restored through Krypton. Use the Kubernetes TokenRequest API or the controller that manages them.',
+  alreadyExists: 'A Secret with this name already exists.',
+  notManaged: 'The Secret is not managed by Krypton. Adopt it first.',
+  alreadyManaged: 'The Secret is already managed by Krypton.',
+  invalidCounter:
+    'The Secret has an invalid Krypton version counter. An operator must review and repair it.',
+} as const;

@@ -1,0 +1,16 @@
+/** Kubernetes' bound on the decoded values of one Secret (core.MaxSecretSize). */
+export const MAX_SECRET_BYTES = 1024 * 1024;
+
+/** Base64 inflation factor used by the conservative size estimate. */
+export const SIZE_ESTIMATE_INFLATION = 1.4;
+
+/** Values longer than this many UTF-16 code units are shown as escaped raw text, not previewed. */
+export const PREVIEW_LIMIT_CODE_UNITS = 131_072;
+
+/** Storage names of history snapshots start with this; such names are never served by name. */
+export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
+
+/** Default and bounds of KRYPTON_HISTORY_LIMIT. */
+export const HISTORY_LIMIT_DEFAULT = 20;
+export const HISTORY_LIMIT_MIN = 1;
+export const HISTORY_LIMIT_MAX = 100;
