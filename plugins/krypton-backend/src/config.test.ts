@@ -70,3 +70,39 @@ describe('readKryptonConfig', () => {
     ).toThrow(/not supported/);
   });
 });
+
+describe('environment variables', () => {
+  it('win over app-config and keep their exact validation', () => {
+    const config = new ConfigReader({
+      krypton: {
+        historyLimit: 50,
+        restart: { enabled: true },
+        managedOnly: true,
+      },
+    });
+    expect(readKryptonConfig(config, {})).toMatchObject({
+      historyLimit: { ok: true, value: 50 },
+      restartEnabled: true,
+      managedOnly: true,
+    });
+    expect(
+      readKryptonConfig(config, {
+        KRYPTON_HISTORY_LIMIT: '',
+        KRYPTON_RESTART_ENABLED: 'yes',
+        KRYPTON_MANAGED_ONLY: 'false',
+      }),
+    ).toMatchObject({
+      historyLimit: { ok: false },
+      restartEnabled: false,
+      managedOnly: false,
+    });
+  });
+
+  it('default to a history limit of 20, restart off and managed-only on', () => {
+    expect(readKryptonConfig(new ConfigReader({}), {})).toMatchObject({
+      historyLimit: { ok: true, value: 20 },
+      restartEnabled: false,
+      managedOnly: true,
+    });
+  });
+});

@@ -154,6 +154,7 @@ export async function createRouter(
       cluster: cluster.name,
       annotationPrefix: config.annotationPrefix,
       managedOnly: config.managedOnly,
+      historyLimit: config.historyLimit,
     });
     const authorize: AuthorizeLive = async (secret, actions) => {
       const resourceRef = `${cluster.name}/${namespace}/${secret.metadata.name}`;

@@ -199,7 +199,9 @@ export async function startKryptonBackend(
       }),
       permissionsFactory,
       // Without this, the mock httpAuth treats a request with no token as a default user.
-      mockServices.httpAuth.factory({ defaultCredentials: mockCredentials.none() }),
+      mockServices.httpAuth.factory({
+        defaultCredentials: mockCredentials.none(),
+      }),
     ],
   });
   return { server: backend.server, sink, stop: () => backend.stop() };

@@ -17,6 +17,7 @@ import {
 } from '../dto';
 import { emptyMap, losslessText, textToBase64 } from '../encoding';
 import { KryptonError, messages } from '../errors';
+import { Parsed } from '../settings';
 import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { isSnapshotName } from '../validation';
 import { fromKubeError } from './errors';
@@ -39,6 +40,11 @@ export interface LiveSecretsOptions {
   cluster: string;
   annotationPrefix: string;
   managedOnly: boolean;
+  /**
+   * The parsed KRYPTON_HISTORY_LIMIT. Data-changing writes are history writes (a snapshot goes in
+   * front of each), so an invalid limit refuses them with 503; metadata-only edits still pass.
+   */
+  historyLimit?: Parsed<number>;
 }
 
 /** Splits native data into lossless text and original base64, in prototype-less maps. */
@@ -345,6 +351,10 @@ export class LiveSecrets {
     const live = await this.load(namespace, name);
     await authorize(live, requiredActions(req));
     const { replacement, dataChanged } = this.planUpdate(live, req);
+    const limit = this.options.historyLimit;
+    if (dataChanged && limit && !limit.ok) {
+      throw new KryptonError('unavailable', limit.error);
+    }
     try {
       const secret = await this.options.gateway.replaceSecret(
         namespace,
