@@ -85,6 +85,19 @@ export async function createRouter(
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // A body in any other media type would otherwise be silently ignored.
+  router.use((req, _res, next) => {
+    const hasBody =
+      Number(req.headers['content-length'] ?? 0) > 0 ||
+      req.headers['transfer-encoding'];
+    if (hasBody && !req.is('application/json')) {
+      throw new KryptonError(
+        'unsupported_media_type',
+        'Send the request body as application/json.',
+      );
+    }
+    next();
+  });
   router.use(express.json({ limit: '4mb' }));
 
   router.get('/health', (_req, res) => {
@@ -204,6 +217,19 @@ export async function createRouter(
   }
 
   const secrets = Router({ mergeParams: true });
+
+  // None of these routes takes query parameters; an unexpected one is a client mistake worth
+  // reporting rather than ignoring.
+  secrets.use((req, _res, next) => {
+    const unknown = Object.keys(req.query)[0];
+    if (unknown !== undefined) {
+      throw new KryptonError(
+        'invalid_request',
+        `Unknown query parameter "${unknown.slice(0, 64)}".`,
+      );
+    }
+    next();
+  });
 
   // The one gate for every named-Secret route: malformed names are 400, and history snapshot
   // names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.

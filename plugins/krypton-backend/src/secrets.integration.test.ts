@@ -420,6 +420,35 @@ describe('Secrets API against a real kube-apiserver', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
+    it('answers 400 for an unknown query parameter', async () => {
+      const res = await api()
+        .get(`${base()}?watch=true`)
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Unknown query parameter "watch".' });
+    });
+
+    it('answers 415 for a body that is not JSON', async () => {
+      const res = await api()
+        .post(base())
+        .set('Authorization', as('alice'))
+        .set('Content-Type', 'text/plain')
+        .send('name=x');
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({
+        error: 'Send the request body as application/json.',
+      });
+    });
+
+    it('answers 413 for a body over the request limit', async () => {
+      const res = await create({
+        name: 'huge',
+        data: { v: 'x'.repeat(5 * 1024 * 1024) },
+      });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ error: 'Secret is too large' });
+    });
+
     it('answers 404 for an unknown cluster', async () => {
       const res = await api()
         .get(`/api/krypton/clusters/nope/namespaces/${ns.name}/secrets`)

@@ -9,6 +9,7 @@ export type KryptonErrorCode =
   | 'not_found'
   | 'conflict'
   | 'too_large'
+  | 'unsupported_media_type'
   | 'unprocessable'
   | 'rate_limited'
   | 'unavailable'
@@ -21,6 +22,7 @@ const STATUS: Record<KryptonErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
