@@ -71,6 +71,8 @@ interface SecretRequestContext {
   principal: Principal;
   live: LiveSecrets;
   authorize: AuthorizeLive;
+  /** Which Secret an audit event is about; never anything from its data. */
+  auditMeta(name: string): Record<string, string>;
 }
 
 export async function createRouter(
@@ -187,7 +189,20 @@ export async function createRouter(
         }
       }
     };
-    return { cluster, namespace, credentials, principal, live, authorize };
+    const auditMeta = (name: string) => ({
+      cluster: cluster.name,
+      namespace,
+      name,
+    });
+    return {
+      cluster,
+      namespace,
+      credentials,
+      principal,
+      live,
+      authorize,
+      auditMeta,
+    };
   }
 
   /** Runs a mutation or value read inside an audit event whose meta never holds values. */
@@ -269,11 +284,7 @@ export async function createRouter(
     async (req: Request, res: Response) => {
       const ctx = await context(req);
       const body = parseCreateRequest(req.body);
-      const meta = {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name: body.name,
-      };
+      const meta = ctx.auditMeta(body.name);
       const created = await audited(req, 'secret-create', meta, async () => {
         await authorizePermissions(ctx.credentials, [
           { permission: kryptonSecretCreatePermission },
@@ -293,11 +304,7 @@ export async function createRouter(
     async (req: Request, res: Response) => {
       const ctx = await context(req);
       const name = req.params.name;
-      const meta = {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name,
-      };
+      const meta = ctx.auditMeta(name);
       const secret = await audited(req, 'secret-read', meta, async () => {
         const s = await ctx.live.get(ctx.namespace, name, ctx.authorize);
         return {
@@ -315,11 +322,7 @@ export async function createRouter(
       const ctx = await context(req);
       const name = req.params.name;
       const body = parseUpdateRequest(req.body);
-      const meta = {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name,
-      };
+      const meta = ctx.auditMeta(name);
       const updated = await audited(req, 'secret-update', meta, async () => {
         const out = await ctx.live.update(
           ctx.namespace,
@@ -347,11 +350,7 @@ export async function createRouter(
       const ctx = await context(req);
       const name = req.params.name;
       const body = parseAdoptRequest(req.body);
-      const meta = {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name,
-      };
+      const meta = ctx.auditMeta(name);
       const adopted = await audited(req, 'secret-adopt', meta, async () => {
         const s = await ctx.live.adopt(
           ctx.namespace,

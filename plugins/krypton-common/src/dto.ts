@@ -44,10 +44,8 @@ export interface SecretList {
   items: SecretSummary[];
 }
 
-/** POST .../secrets */
-export interface CreateSecretRequest {
-  name: string;
-  /** Defaults to Opaque. */
+/** The writable fields shared by create and update. */
+export interface SecretFields {
   type?: string;
   data?: Record<string, string>;
   binaryData?: Record<string, string>;
@@ -56,20 +54,19 @@ export interface CreateSecretRequest {
   access?: Partial<AccessRules>;
 }
 
+/** POST .../secrets. The type defaults to Opaque. */
+export interface CreateSecretRequest extends SecretFields {
+  name: string;
+}
+
 /**
  * PUT .../secrets/:name. Without data and binaryData it is a metadata-only edit that keeps the raw
  * data map as it is. With data, text values are replaced by data; binary values are kept unless
  * binaryData is given, which then names the complete set of binary values.
  */
-export interface UpdateSecretRequest {
+export interface UpdateSecretRequest extends SecretFields {
   /** The metadata.resourceVersion that the client loaded. */
   resourceVersion: string;
-  type?: string;
-  data?: Record<string, string>;
-  binaryData?: Record<string, string>;
-  immutable?: boolean;
-  description?: string;
-  access?: Partial<AccessRules>;
 }
 
 /** POST .../secrets/:name/adopt */

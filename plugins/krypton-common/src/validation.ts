@@ -3,6 +3,7 @@ import {
   AccessRules,
   AdoptSecretRequest,
   CreateSecretRequest,
+  SecretFields,
   UpdateSecretRequest,
 } from './dto';
 import { emptyMap, isBase64, isWellFormedText } from './encoding';
@@ -201,20 +202,17 @@ function requireObject(body: unknown): Record<string, unknown> {
   return body;
 }
 
-export function parseCreateRequest(raw: unknown): CreateSecretRequest {
-  const body = requireObject(raw);
-  rejectUnknownFields(body, [
-    'name',
-    'type',
-    'data',
-    'binaryData',
-    'immutable',
-    'description',
-    'access',
-  ]);
-  if (typeof body.name !== 'string') throw invalid('"name" is required.');
+const SECRET_FIELDS = [
+  'type',
+  'data',
+  'binaryData',
+  'immutable',
+  'description',
+  'access',
+] as const;
+
+function readSecretFields(body: Record<string, unknown>): SecretFields {
   return {
-    name: validateSecretName(body.name),
     type: readType(body),
     data: body.data === undefined ? undefined : readTextMap(body.data, 'data'),
     binaryData:
@@ -227,28 +225,19 @@ export function parseCreateRequest(raw: unknown): CreateSecretRequest {
   };
 }
 
+export function parseCreateRequest(raw: unknown): CreateSecretRequest {
+  const body = requireObject(raw);
+  rejectUnknownFields(body, ['name', ...SECRET_FIELDS]);
+  if (typeof body.name !== 'string') throw invalid('"name" is required.');
+  return { name: validateSecretName(body.name), ...readSecretFields(body) };
+}
+
 export function parseUpdateRequest(raw: unknown): UpdateSecretRequest {
   const body = requireObject(raw);
-  rejectUnknownFields(body, [
-    'resourceVersion',
-    'type',
-    'data',
-    'binaryData',
-    'immutable',
-    'description',
-    'access',
-  ]);
+  rejectUnknownFields(body, ['resourceVersion', ...SECRET_FIELDS]);
   return {
     resourceVersion: readResourceVersion(body),
-    type: readType(body),
-    data: body.data === undefined ? undefined : readTextMap(body.data, 'data'),
-    binaryData:
-      body.binaryData === undefined
-        ? undefined
-        : readBase64Map(body.binaryData, 'binaryData'),
-    immutable: readBoolean(body, 'immutable'),
-    description: readOptionalString(body, 'description', MAX_DESCRIPTION),
-    access: readAccess(body.access),
+    ...readSecretFields(body),
   };
 }
 
