@@ -60,10 +60,11 @@ describe('identity modes and KRYPTON_MANAGED_ONLY=false', () => {
     });
   });
 
-  describe('impersonation mode', () => {
+  // In hybrid mode too, reads and writes of the live Secret impersonate the user.
+  describe.each(['impersonation', 'hybrid'])('%s mode', identity => {
     let krypton: KryptonTestBackend;
     beforeAll(async () => {
-      krypton = await startKryptonBackend();
+      krypton = await startKryptonBackend({ kubernetes: { identity } });
     });
     afterAll(() => krypton.stop());
 
