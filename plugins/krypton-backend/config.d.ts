@@ -80,4 +80,25 @@ export interface Config {
       skipTLSVerify?: boolean;
     }>;
   };
+  /**
+   * The Backstage Kubernetes plugin's cluster block, which Krypton reads when krypton.clusters is
+   * absent. Declared here too so that its token is treated as a secret even when the Kubernetes
+   * plugin is not installed.
+   */
+  kubernetes?: {
+    clusterLocatorMethods?: Array<{
+      type: string;
+      clusters?: Array<{
+        name: string;
+        url: string;
+        authProvider?: string;
+        /** @visibility secret */
+        serviceAccountToken?: string;
+        /** @visibility secret */
+        caData?: string;
+        caFile?: string;
+        skipTLSVerify?: boolean;
+      }>;
+    }>;
+  };
 }

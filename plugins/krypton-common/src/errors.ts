@@ -29,7 +29,7 @@ const STATUS: Record<KryptonErrorCode, number> = {
   internal: 500,
 };
 
-/** The error envelope of every non-2xx answer: { "error": "..." }. */
+/** The error envelope of every non-2xx answer: an object whose only field is `error`. */
 export interface ErrorEnvelope {
   error: string;
 }
