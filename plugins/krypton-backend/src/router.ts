@@ -1,48 +1,36 @@
 import {
   AuditorService,
-  BackstageCredentials,
-  BackstageUserPrincipal,
   HttpAuthService,
   LoggerService,
   PermissionsService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
-  AuthorizeResult,
-  Permission,
-} from '@backstage/plugin-permission-common';
-import {
-  AuthorizeLive,
   KryptonConfigDto,
   KryptonError,
-  LiveSecrets,
   MAX_SECRET_BYTES,
   PREVIEW_LIMIT_CODE_UNITS,
-  Principal,
-  SecretAction,
   evaluateAccess,
   isSnapshotName,
   kryptonSecretCreatePermission,
-  kryptonSecretDeletePermission,
   kryptonSecretReadPermission,
-  kryptonSecretRestartPermission,
-  kryptonSecretRestorePermission,
-  kryptonSecretRevealPermission,
-  kryptonSecretUpdatePermission,
   messages,
   parseAdoptRequest,
   parseCreateRequest,
   parseUpdateRequest,
-  validateNamespace,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from './config';
-import { errorHandler, toKryptonError } from './http/errorHandler';
-import { impersonationFor } from './identity';
+import { createAudited } from './http/audit';
+import { errorHandler } from './http/errorHandler';
+import {
+  authorizePermissions,
+  createContextResolver,
+} from './http/requestContext';
 import { Cluster } from './kubernetes/clusters';
-import { KubeSecretGateway } from './kubernetes/secretGateway';
 
 export interface RouterOptions {
   config: KryptonBackendConfig;
@@ -54,32 +42,10 @@ export interface RouterOptions {
   auditor: AuditorService;
 }
 
-const PERMISSION_FOR: Record<SecretAction, Permission> = {
-  read: kryptonSecretReadPermission,
-  reveal: kryptonSecretRevealPermission,
-  update: kryptonSecretUpdatePermission,
-  manageAccess: kryptonSecretUpdatePermission,
-  delete: kryptonSecretDeletePermission,
-  restore: kryptonSecretRestorePermission,
-  restart: kryptonSecretRestartPermission,
-};
-
-interface SecretRequestContext {
-  cluster: Cluster;
-  namespace: string;
-  credentials: BackstageCredentials<BackstageUserPrincipal>;
-  principal: Principal;
-  live: LiveSecrets;
-  authorize: AuthorizeLive;
-  /** Which Secret an audit event is about; never anything from its data. */
-  auditMeta(name: string): Record<string, string>;
-}
-
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
-  const { config, clusters, httpAuth, userInfo, permissions, auditor, logger } =
-    options;
+  const { config, clusters, httpAuth, permissions, auditor, logger } = options;
   const router = Router();
 
   // Every answer of this API may carry Secret data or depend on live access: never cache it.
@@ -126,110 +92,8 @@ export async function createRouter(
     res.json(body);
   });
 
-  const clusterByName = new Map(clusters.map(c => [c.name, c]));
-
-  async function authorizePermissions(
-    credentials: BackstageCredentials,
-    checks: Array<{ permission: Permission; resourceRef?: string }>,
-  ) {
-    const decisions = await permissions.authorize(
-      checks.map(c =>
-        c.resourceRef === undefined
-          ? { permission: c.permission }
-          : { permission: c.permission, resourceRef: c.resourceRef },
-      ) as Parameters<PermissionsService['authorize']>[0],
-      { credentials },
-    );
-    if (decisions.some(d => d.result !== AuthorizeResult.ALLOW)) {
-      throw new KryptonError('forbidden', messages.forbiddenPermission);
-    }
-  }
-
-  async function context(req: Request): Promise<SecretRequestContext> {
-    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
-    const info = await userInfo.getUserInfo(credentials);
-    const principal: Principal = {
-      userEntityRef: info.userEntityRef,
-      ownershipEntityRefs: info.ownershipEntityRefs,
-    };
-    const clusterName = req.params.cluster ?? clusters[0].name;
-    const cluster = clusterByName.get(clusterName);
-    if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
-    const namespace = validateNamespace(req.params.namespace);
-    // Live Secrets are read and written as the user, except in serviceAccount mode. Headers that
-    // the client sent never reach Kubernetes: the impersonation comes from the Backstage identity.
-    const gateway = new KubeSecretGateway(
-      cluster.transport,
-      config.identity === 'serviceAccount'
-        ? undefined
-        : impersonationFor(principal, config),
-    );
-    const live = new LiveSecrets({
-      gateway,
-      cluster: cluster.name,
-      annotationPrefix: config.annotationPrefix,
-      managedOnly: config.managedOnly,
-      historyLimit: config.historyLimit,
-    });
-    const authorize: AuthorizeLive = async (secret, actions) => {
-      const resourceRef = `${cluster.name}/${namespace}/${secret.metadata.name}`;
-      await authorizePermissions(
-        credentials,
-        [...new Set(actions.map(a => PERMISSION_FOR[a]))].map(permission => ({
-          permission,
-          resourceRef,
-        })),
-      );
-      const rules = live.accessRules(secret);
-      for (const action of actions) {
-        if (
-          evaluateAccess(rules, principal, action, config.admins) === 'deny'
-        ) {
-          throw new KryptonError('forbidden', messages.forbiddenAcl);
-        }
-      }
-    };
-    const auditMeta = (name: string) => ({
-      cluster: cluster.name,
-      namespace,
-      name,
-    });
-    return {
-      cluster,
-      namespace,
-      credentials,
-      principal,
-      live,
-      authorize,
-      auditMeta,
-    };
-  }
-
-  /** Runs a mutation or value read inside an audit event whose meta never holds values. */
-  async function audited<T>(
-    req: Request,
-    eventId: string,
-    meta: Record<string, string>,
-    run: () => Promise<{
-      result: T;
-      meta?: Record<string, string | number | boolean>;
-    }>,
-  ): Promise<T> {
-    const event = await auditor.createEvent({
-      eventId,
-      request: req,
-      severityLevel: eventId === 'secret-read' ? 'medium' : 'high',
-      meta,
-    });
-    try {
-      const out = await run();
-      await event.success({ meta: { ...meta, ...out.meta } });
-      return out.result;
-    } catch (err) {
-      await event.fail({ error: toKryptonError(err), meta });
-      throw err;
-    }
-  }
+  const context = createContextResolver(options);
+  const audited = createAudited(auditor);
 
   const secrets = Router({ mergeParams: true });
 
@@ -286,7 +150,7 @@ export async function createRouter(
       const body = parseCreateRequest(req.body);
       const meta = ctx.auditMeta(body.name);
       const created = await audited(req, 'secret-create', meta, async () => {
-        await authorizePermissions(ctx.credentials, [
+        await authorizePermissions(permissions, ctx.credentials, [
           { permission: kryptonSecretCreatePermission },
         ]);
         const secret = await ctx.live.create(ctx.namespace, body);
