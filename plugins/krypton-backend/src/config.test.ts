@@ -1,5 +1,6 @@
 import { ConfigReader } from '@backstage/config';
 import { readKryptonConfig } from './config';
+import { createClusters } from './kubernetes/clusters';
 
 const cluster = {
   name: 'local',
@@ -104,5 +105,22 @@ describe('environment variables', () => {
       restartEnabled: false,
       managedOnly: true,
     });
+  });
+});
+
+describe('createClusters', () => {
+  it('refuses a plain-HTTP cluster without skipTLSVerify at start-up', () => {
+    const { clusters } = readKryptonConfig(
+      new ConfigReader({
+        krypton: { clusters: [{ ...cluster, url: 'http://127.0.0.1:8080' }] },
+      }),
+      {},
+    );
+    expect(() => createClusters(clusters)).toThrow(
+      /uses http; set skipTLSVerify/,
+    );
+    expect(
+      createClusters([{ ...clusters[0], skipTLSVerify: true }]),
+    ).toHaveLength(1);
   });
 });

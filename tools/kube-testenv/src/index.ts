@@ -15,3 +15,5 @@ export {
   useTestNamespace,
 } from './testCluster';
 export type { IdentityKey } from './testCluster';
+export { startFaultProxy } from './faultProxy';
+export type { FaultAction, FaultRule, FaultProxy } from './faultProxy';

@@ -140,6 +140,7 @@ export interface KryptonTestBackend {
 /** Krypton's backend plugin on a real HTTP server, against the test run's kube-apiserver. */
 export async function startKryptonBackend(
   kryptonConfig: JsonObject = {},
+  options: { clusterUrl?: string } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
   const state = testClusterState();
@@ -156,12 +157,15 @@ export async function startKryptonBackend(
             clusters: [
               {
                 name: 'test',
-                url: state.server,
+                url: options.clusterUrl ?? state.server,
                 authProvider: 'serviceAccount',
                 serviceAccountToken: token,
                 caFile: cluster?.caFile,
                 caData: cluster?.caData,
-                skipTLSVerify: cluster?.skipTLSVerify,
+                // A plain-HTTP test proxy needs it: client-node refuses http otherwise.
+                skipTLSVerify:
+                  options.clusterUrl?.startsWith('http:') ||
+                  cluster?.skipTLSVerify,
               },
             ],
             ...kryptonConfig,

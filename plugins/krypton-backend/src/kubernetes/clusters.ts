@@ -1,3 +1,4 @@
+import { InputError } from '@backstage/errors';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterConfig } from '../config';
 import { KubeTransport } from './transport';
@@ -41,8 +42,13 @@ export function createClusters(configs: ClusterConfig[]): Cluster[] {
       },
     ];
   }
-  return configs.map(c => ({
-    name: c.name,
-    transport: new KubeTransport(kubeConfigFor(c)),
-  }));
+  return configs.map(c => {
+    // client-node refuses plain HTTP at request time; say so at start-up instead.
+    if (new URL(c.url).protocol === 'http:' && !c.skipTLSVerify) {
+      throw new InputError(
+        `Krypton cluster ${c.name} uses http; set skipTLSVerify: true to allow that (local development only)`,
+      );
+    }
+    return { name: c.name, transport: new KubeTransport(kubeConfigFor(c)) };
+  });
 }
