@@ -73,37 +73,38 @@ function rejectUnknownFields(
   }
 }
 
-function readTextMap(value: unknown, field: string): Record<string, string> {
-  if (!isPlainObject(value))
-    throw invalid(`"${field}" must be an object of key to text value.`);
+/** Reads a key-to-value map; checkValue returns an error text for a bad value. */
+function readValueMap(
+  value: unknown,
+  field: string,
+  kind: string,
+  checkValue: (v: string) => string | undefined,
+): Record<string, string> {
+  if (!isPlainObject(value)) {
+    throw invalid(`"${field}" must be an object of key to ${kind} value.`);
+  }
   const out = emptyMap<string>();
   for (const key of Object.keys(value)) {
     validateDataKey(key);
     const v = value[key];
     if (typeof v !== 'string')
       throw invalid(`"${field}" values must be strings.`);
-    if (!isWellFormedText(v)) {
-      throw invalid(`"${field}" values must be well-formed Unicode text.`);
-    }
+    const problem = checkValue(v);
+    if (problem) throw invalid(`"${field}" values must be ${problem}.`);
     out[key] = v;
   }
   return out;
 }
 
-function readBase64Map(value: unknown, field: string): Record<string, string> {
-  if (!isPlainObject(value))
-    throw invalid(`"${field}" must be an object of key to base64 value.`);
-  const out = emptyMap<string>();
-  for (const key of Object.keys(value)) {
-    validateDataKey(key);
-    const v = value[key];
-    if (typeof v !== 'string' || !isBase64(v)) {
-      throw invalid(`"${field}" values must be canonical base64.`);
-    }
-    out[key] = v;
-  }
-  return out;
-}
+const readTextMap = (value: unknown, field: string) =>
+  readValueMap(value, field, 'text', v =>
+    isWellFormedText(v) ? undefined : 'well-formed Unicode text',
+  );
+
+const readBase64Map = (value: unknown, field: string) =>
+  readValueMap(value, field, 'base64', v =>
+    isBase64(v) ? undefined : 'canonical base64',
+  );
 
 function readOptionalString(
   body: Record<string, unknown>,
