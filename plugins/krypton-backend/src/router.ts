@@ -11,7 +11,6 @@ import {
   KryptonError,
   MAX_SECRET_BYTES,
   PREVIEW_LIMIT_CODE_UNITS,
-  evaluateAccess,
   isSnapshotName,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
@@ -130,15 +129,7 @@ export async function createRouter(
       if (decision[0].result !== AuthorizeResult.ALLOW) {
         throw new KryptonError('forbidden', messages.forbiddenPermission);
       }
-      const items = (await ctx.live.list(ctx.namespace)).filter(
-        s =>
-          evaluateAccess(
-            ctx.live.accessRules(s),
-            ctx.principal,
-            'read',
-            config.admins,
-          ) !== 'deny',
-      );
+      const items = (await ctx.live.list(ctx.namespace)).filter(ctx.mayList);
       res.json({ items: items.map(s => ctx.live.toSummary(s)) });
     },
   );
@@ -169,14 +160,14 @@ export async function createRouter(
       const ctx = await context(req);
       const name = req.params.name;
       const meta = ctx.auditMeta(name);
-      const secret = await audited(req, 'secret-read', meta, async () => {
+      const dto = await audited(req, 'secret-read', meta, async () => {
         const s = await ctx.live.get(ctx.namespace, name, ctx.authorize);
         return {
-          result: s,
+          result: ctx.live.toDto(s),
           meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
         };
       });
-      res.json(ctx.live.toDto(secret));
+      res.json(dto);
     },
   );
 
@@ -187,24 +178,24 @@ export async function createRouter(
       const name = req.params.name;
       const body = parseUpdateRequest(req.body);
       const meta = ctx.auditMeta(name);
-      const updated = await audited(req, 'secret-update', meta, async () => {
+      const dto = await audited(req, 'secret-update', meta, async () => {
         const out = await ctx.live.update(
           ctx.namespace,
           name,
           body,
           ctx.authorize,
         );
-        const summary = ctx.live.toSummary(out.secret);
+        const updated = ctx.live.toDto(out.secret);
         return {
-          result: out.secret,
+          result: updated,
           meta: {
             dataChanged: out.dataChanged,
-            version: summary.version ?? 0,
-            resourceVersion: summary.resourceVersion,
+            version: updated.version ?? 0,
+            resourceVersion: updated.resourceVersion,
           },
         };
       });
-      res.json(ctx.live.toDto(updated));
+      res.json(dto);
     },
   );
 

@@ -50,12 +50,11 @@ export class AdminClient {
     return res.body as { metadata: { resourceVersion: string; uid: string } };
   }
 
-  async getSecret(namespace: string, name: string) {
-    const res = await this.transport.request({
+  getSecret(namespace: string, name: string) {
+    return this.transport.request({
       method: 'GET',
       path: `/api/v1/namespaces/${namespace}/secrets/${name}`,
     });
-    return res;
   }
 
   close() {

@@ -13,6 +13,7 @@ import {
   AuthorizeLive,
   KryptonError,
   LiveSecrets,
+  NativeSecret,
   Principal,
   SecretAction,
   evaluateAccess,
@@ -45,9 +46,10 @@ export interface SecretRequestContext {
   cluster: Cluster;
   namespace: string;
   credentials: BackstageCredentials<BackstageUserPrincipal>;
-  principal: Principal;
   live: LiveSecrets;
   authorize: AuthorizeLive;
+  /** Whether the Secret's access rules let the user see it in a list. */
+  mayList(secret: NativeSecret): boolean;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
 }
@@ -113,6 +115,13 @@ export function createContextResolver(deps: ContextDeps) {
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
     });
+    const aclDenies = (secret: NativeSecret, action: SecretAction) =>
+      evaluateAccess(
+        live.accessRules(secret),
+        principal,
+        action,
+        config.admins,
+      ) === 'deny';
     const authorize: AuthorizeLive = async (secret, actions) => {
       const resourceRef = `${cluster.name}/${namespace}/${secret.metadata.name}`;
       await authorizePermissions(
@@ -123,13 +132,8 @@ export function createContextResolver(deps: ContextDeps) {
           resourceRef,
         })),
       );
-      const rules = live.accessRules(secret);
-      for (const action of actions) {
-        if (
-          evaluateAccess(rules, principal, action, config.admins) === 'deny'
-        ) {
-          throw new KryptonError('forbidden', messages.forbiddenAcl);
-        }
+      if (actions.some(action => aclDenies(secret, action))) {
+        throw new KryptonError('forbidden', messages.forbiddenAcl);
       }
     };
     const auditMeta = (name: string) => ({
@@ -141,9 +145,9 @@ export function createContextResolver(deps: ContextDeps) {
       cluster,
       namespace,
       credentials,
-      principal,
       live,
       authorize,
+      mayList: secret => !aclDenies(secret, 'read'),
       auditMeta,
     };
   };

@@ -106,7 +106,18 @@ export class LiveSecrets {
   }
 
   toSummary(secret: NativeSecret): SecretSummary {
-    const { binaryData } = splitData(secret.data);
+    return this.summarize(secret, splitData(secret.data).binaryData);
+  }
+
+  toDto(secret: NativeSecret): SecretDto {
+    const split = splitData(secret.data);
+    return { ...this.summarize(secret, split.binaryData), ...split };
+  }
+
+  private summarize(
+    secret: NativeSecret,
+    binaryData: Record<string, string>,
+  ): SecretSummary {
     const counter = parseVersionCounter(
       secret.metadata.annotations?.[this.keys.version],
     );
@@ -135,8 +146,15 @@ export class LiveSecrets {
     return summary;
   }
 
-  toDto(secret: NativeSecret): SecretDto {
-    return { ...this.toSummary(secret), ...splitData(secret.data) };
+  /** Runs one gateway call, turning Kubernetes failures into Krypton's fixed errors. */
+  private async kube<T>(
+    call: (gateway: SecretGateway) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await call(this.options.gateway);
+    } catch (err) {
+      throw fromKubeError(err);
+    }
   }
 
   /** Reads a live Secret that Krypton serves, or throws not_found. */
@@ -150,12 +168,7 @@ export class LiveSecrets {
     namespace: string,
     name: string,
   ): Promise<NativeSecret> {
-    let secret: NativeSecret;
-    try {
-      secret = await this.options.gateway.getSecret(namespace, name);
-    } catch (err) {
-      throw fromKubeError(err);
-    }
+    const secret = await this.kube(g => g.getSecret(namespace, name));
     if (this.isSnapshot(secret)) throw notFound();
     return secret;
   }
@@ -179,16 +192,8 @@ export class LiveSecrets {
     let continueToken: string | undefined;
     const seen = new Set<string>();
     do {
-      let page;
-      try {
-        page = await this.options.gateway.listSecrets(namespace, {
-          labelSelector,
-          limit: 500,
-          continueToken,
-        });
-      } catch (err) {
-        throw fromKubeError(err);
-      }
+      const options = { labelSelector, limit: 500, continueToken };
+      const page = await this.kube(g => g.listSecrets(namespace, options));
       out.push(...page.items.filter(s => !this.isSnapshot(s)));
       continueToken = page.continueToken;
       if (continueToken !== undefined) {
@@ -236,11 +241,7 @@ export class LiveSecrets {
       data,
     };
     if (req.immutable !== undefined) secret.immutable = req.immutable;
-    try {
-      return await this.options.gateway.createSecret(namespace, secret);
-    } catch (err) {
-      throw fromKubeError(err);
-    }
+    return this.kube(g => g.createSecret(namespace, secret));
   }
 
   /** Builds the replacement for an update; exported for the history engine to reuse. */
@@ -355,16 +356,10 @@ export class LiveSecrets {
     if (dataChanged && limit && !limit.ok) {
       throw new KryptonError('unavailable', limit.error);
     }
-    try {
-      const secret = await this.options.gateway.replaceSecret(
-        namespace,
-        name,
-        replacement,
-      );
-      return { secret, dataChanged };
-    } catch (err) {
-      throw fromKubeError(err);
-    }
+    const secret = await this.kube(g =>
+      g.replaceSecret(namespace, name, replacement),
+    );
+    return { secret, dataChanged };
   }
 
   /** Marks an existing Secret as managed by Krypton, optionally with a description and rules. */
@@ -378,12 +373,7 @@ export class LiveSecrets {
     await authorize(live, ['update', 'manageAccess']);
     if (this.isManaged(live))
       throw new KryptonError('conflict', messages.alreadyManaged);
-    if (live.metadata.resourceVersion !== req.resourceVersion) {
-      throw new KryptonError('conflict', messages.staleRevision);
-    }
-    if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
-      throw new KryptonError('unprocessable', messages.serviceAccountToken);
-    }
+    // planUpdate refuses a stale revision and service-account tokens.
     const { replacement } = this.planUpdate(live, {
       resourceVersion: req.resourceVersion,
       description: req.description,
@@ -393,15 +383,7 @@ export class LiveSecrets {
       ...(replacement.metadata.labels ?? {}),
       [this.keys.managedBy]: MANAGED_BY_VALUE,
     };
-    try {
-      return await this.options.gateway.replaceSecret(
-        namespace,
-        name,
-        replacement,
-      );
-    } catch (err) {
-      throw fromKubeError(err);
-    }
+    return this.kube(g => g.replaceSecret(namespace, name, replacement));
   }
 }
 
