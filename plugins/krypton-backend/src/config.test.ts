@@ -1,6 +1,11 @@
 import { ConfigReader } from '@backstage/config';
 import { readKryptonConfig } from './config';
 import { createClusters } from './kubernetes/clusters';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const cluster = {
   name: 'local',
@@ -72,6 +77,25 @@ describe('readKryptonConfig', () => {
   });
 });
 
+describe('krypton.admins', () => {
+  it('normalizes refs like every other entity ref, and refuses what is not one', () => {
+    expect(
+      readKryptonConfig(
+        new ConfigReader({
+          krypton: { admins: ['user:Alice', 'Group:Ops/Platform'] },
+        }),
+        {},
+      ).admins,
+    ).toEqual(['user:default/alice', 'group:ops/platform']);
+    expect(() =>
+      readKryptonConfig(
+        new ConfigReader({ krypton: { admins: ['component:default/x'] } }),
+        {},
+      ),
+    ).toThrow(/not a user or group entity ref/);
+  });
+});
+
 describe('environment variables', () => {
   it('win over app-config and keep their exact validation', () => {
     const config = new ConfigReader({
@@ -122,5 +146,63 @@ describe('createClusters', () => {
     expect(
       createClusters([{ ...clusters[0], skipTLSVerify: true }]),
     ).toHaveLength(1);
+  });
+});
+
+describe('credentials', () => {
+  const noToken = { ...cluster, serviceAccountToken: undefined };
+  const missing = join(tmpdir(), 'krypton-no-such-token');
+
+  it('refuses a cluster without a token outside a cluster, rather than sending anonymous requests', () => {
+    expect(() =>
+      createClusters([{ ...noToken, skipTLSVerify: false }], {
+        inClusterTokenFile: missing,
+      }),
+    ).toThrow(/would send anonymous requests/);
+  });
+
+  it("uses the pod's ServiceAccount token file when there is one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'krypton-sa-'));
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, 'projected-token\n');
+    const seen: Array<string | undefined> = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('{}');
+    });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const [c] = createClusters(
+      [{ ...noToken, url: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+      { inClusterTokenFile: tokenFile },
+    );
+    await c.transport.request({ method: 'GET', path: '/version' });
+    c.transport.close();
+    server.close();
+    expect(seen).toEqual(['Bearer projected-token']);
+  });
+
+  it('refuses a default kubeconfig without credentials', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'krypton-kc-'));
+    const kubeconfig = join(dir, 'config');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        users: [{ name: 'nobody', user: {} }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'nobody' } }],
+        'current-context': 'c',
+      }),
+    );
+    const previous = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = kubeconfig;
+    try {
+      expect(() => createClusters([])).toThrow(/no credentials/);
+    } finally {
+      if (previous === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = previous;
+    }
   });
 });

@@ -1,11 +1,13 @@
 import { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
 import {
+  DEFAULT_ANNOTATION_PREFIX,
   IdentityMode,
   Parsed,
   parseHistoryLimit,
   parseManagedOnly,
   parseRestartEnabled,
+  tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
 
 export type { IdentityMode };
@@ -26,7 +28,7 @@ export interface KryptonBackendConfig {
   groupTemplate: string;
   extraGroups: string[];
   clusters: ClusterConfig[];
-  /** Entity refs (users or groups) that pass any Secret's access rules. */
+  /** Normalized entity refs (users or groups) that pass any Secret's access rules. */
   admins: string[];
   historyLimit: Parsed<number>;
   restartEnabled: boolean;
@@ -91,6 +93,21 @@ function readCluster(c: Config): ClusterConfig {
   };
 }
 
+/** krypton.admins, normalized like every other entity ref; a typo is a start-up error. */
+function readAdmins(config: Config): string[] {
+  return (config.getOptionalStringArray('krypton.admins') ?? []).map(ref => {
+    const normal = tryNormalizeEntityRef(ref);
+    if (!normal) {
+      throw new InputError(
+        `krypton.admins: ${JSON.stringify(
+          ref.slice(0, 100),
+        )} is not a user or group entity ref`,
+      );
+    }
+    return normal;
+  });
+}
+
 /**
  * Reads krypton.* and, when krypton.clusters is absent, the config-type cluster locators of the
  * Backstage Kubernetes plugin, so that one cluster block serves both plugins.
@@ -123,14 +140,15 @@ export function readKryptonConfig(
   const imp = 'krypton.kubernetes.impersonation';
   return {
     annotationPrefix:
-      config.getOptionalString('krypton.annotationPrefix') ?? 'krypton.io',
+      config.getOptionalString('krypton.annotationPrefix') ??
+      DEFAULT_ANNOTATION_PREFIX,
     identity,
     userTemplate: config.getOptionalString(`${imp}.userTemplate`) ?? '{{ref}}',
     groupTemplate:
       config.getOptionalString(`${imp}.groupTemplate`) ?? '{{ref}}',
     extraGroups: config.getOptionalStringArray(`${imp}.extraGroups`) ?? [],
     clusters,
-    admins: config.getOptionalStringArray('krypton.admins') ?? [],
+    admins: readAdmins(config),
     ...readSettings(config, env),
   };
 }

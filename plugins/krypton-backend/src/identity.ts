@@ -1,4 +1,10 @@
-import { parseEntityRef } from '@backstage/catalog-model';
+import {
+  KryptonError,
+  Principal,
+  kindOfRef,
+  messages,
+  tryNormalizeEntityRef,
+} from '@krypton/plugin-krypton-common';
 import { Impersonation } from './kubernetes/transport';
 
 export interface IdentityTemplates {
@@ -7,13 +13,18 @@ export interface IdentityTemplates {
   extraGroups: string[];
 }
 
-function render(template: string, ref: string): string {
-  const { kind, namespace, name } = parseEntityRef(ref);
+/**
+ * Fills a template from a normalized ref. Every placeholder is lowercase, like the ref itself, so
+ * that one Backstage user always maps to one Kubernetes name, however the ref was spelled.
+ */
+function render(template: string, normalizedRef: string): string {
+  const colon = normalizedRef.indexOf(':');
+  const slash = normalizedRef.indexOf('/');
   const values: Record<string, string> = {
-    ref: `${kind}:${namespace}/${name}`.toLocaleLowerCase('en-US'),
-    kind: kind.toLocaleLowerCase('en-US'),
-    namespace,
-    name,
+    ref: normalizedRef,
+    kind: normalizedRef.slice(0, colon),
+    namespace: normalizedRef.slice(colon + 1, slash),
+    name: normalizedRef.slice(slash + 1),
   };
   return template.replace(
     /\{\{\s*(ref|kind|namespace|name)\s*\}\}/g,
@@ -23,25 +34,32 @@ function render(template: string, ref: string): string {
 
 /**
  * The Kubernetes identity of a Backstage user: the user from their entity ref, and one group for
- * each group among their ownership refs, plus the configured extra groups.
+ * each group among their ownership refs, plus the configured extra groups. A rendered name in the
+ * system: namespace would let a catalog entry claim a built-in Kubernetes identity (such as
+ * system:masters), so it is refused unless the operator listed it in extraGroups.
  */
 export function impersonationFor(
-  user: { userEntityRef: string; ownershipEntityRefs: string[] },
+  principal: Principal,
   templates: IdentityTemplates,
 ): Impersonation {
-  const groups = new Set<string>();
-  for (const ref of user.ownershipEntityRefs) {
-    let kind: string;
-    try {
-      kind = parseEntityRef(ref).kind.toLocaleLowerCase('en-US');
-    } catch {
-      continue;
+  const allowed = new Set(templates.extraGroups);
+  const checked = (name: string) => {
+    if (name.startsWith('system:') && !allowed.has(name)) {
+      throw new KryptonError('forbidden', messages.reservedIdentity);
     }
-    if (kind === 'group') groups.add(render(templates.groupTemplate, ref));
+    return name;
+  };
+  const userRef = tryNormalizeEntityRef(principal.userEntityRef, ['user']);
+  if (!userRef) throw new KryptonError('forbidden', messages.reservedIdentity);
+  const groups = new Set<string>();
+  for (const ref of principal.ownershipEntityRefs) {
+    const normal = tryNormalizeEntityRef(ref, ['group']);
+    if (normal && kindOfRef(normal) === 'group')
+      groups.add(checked(render(templates.groupTemplate, normal)));
   }
   for (const g of templates.extraGroups) groups.add(g);
   return {
-    user: render(templates.userTemplate, user.userEntityRef),
+    user: checked(render(templates.userTemplate, userRef)),
     groups: [...groups],
   };
 }

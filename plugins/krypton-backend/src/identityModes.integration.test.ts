@@ -28,6 +28,13 @@ describe('identity modes and KRYPTON_MANAGED_ONLY=false', () => {
       data: { k: 'dg==' },
     });
     await admin.createSecret(ns.name, {
+      metadata: {
+        name: 'ruleless',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
+      data: { k: 'dg==' },
+    });
+    await admin.createSecret(ns.name, {
       metadata: { name: SNAPSHOT, labels: { 'krypton.io/kind': 'history' } },
       data: { k: 'dg==' },
     });
@@ -57,6 +64,47 @@ describe('identity modes and KRYPTON_MANAGED_ONLY=false', () => {
         .get(`${base()}/shared`)
         .set('Authorization', as('bob'));
       expect(res.status).toBe(403);
+    });
+
+    it('serves a Secret without access rules to admins only, since no RBAC stands behind it', async () => {
+      const alice = await request(krypton.server)
+        .get(`${base()}/ruleless`)
+        .set('Authorization', as('alice'));
+      expect(alice.status).toBe(403);
+      expect(alice.body).toEqual({
+        error: "You are not allowed to do this by the Secret's access rules.",
+      });
+      const list = await request(krypton.server)
+        .get(base())
+        .set('Authorization', as('alice'));
+      expect(list.body.items.map((s: { name: string }) => s.name)).toEqual([
+        'shared',
+      ]);
+      const root = await request(krypton.server)
+        .get(`${base()}/ruleless`)
+        .set('Authorization', as('root'));
+      expect(root.status).toBe(200);
+    });
+  });
+
+  describe('impersonation templates', () => {
+    let krypton: KryptonTestBackend;
+    beforeAll(async () => {
+      krypton = await startKryptonBackend({
+        kubernetes: {
+          identity: 'impersonation',
+          impersonation: { groupTemplate: 'system:{{name}}' },
+        },
+      });
+    });
+    afterAll(() => krypton.stop());
+
+    it('refuse a Backstage identity that would map to a system: name', async () => {
+      const res = await request(krypton.server)
+        .get(`${base()}/shared`)
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatch(/reserved Kubernetes name/);
     });
   });
 
@@ -124,7 +172,7 @@ describe('identity modes and KRYPTON_MANAGED_ONLY=false', () => {
         .get(base())
         .set('Authorization', as('root'));
       const names = list.body.items.map((s: { name: string }) => s.name);
-      expect(names).toEqual(['shared', 'unmanaged']);
+      expect(names).toEqual(['ruleless', 'shared', 'unmanaged']);
       const unmanaged = await request(krypton.server)
         .get(`${base()}/unmanaged`)
         .set('Authorization', as('root'));

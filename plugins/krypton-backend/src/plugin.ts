@@ -45,8 +45,9 @@ export const kryptonPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({ ...deps, config: kryptonConfig, clusters }),
         );
-        // Every route except /health asks httpAuth for a user itself, so that a missing or
-        // expired session gets Krypton's { "error": ... } envelope like every other failure.
+        // Krypton's router authenticates everything but /health itself (http/authGate), so that a
+        // missing or expired session gets Krypton's { "error": ... } envelope like every other
+        // failure.
         httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
       },
     });

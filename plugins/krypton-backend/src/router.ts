@@ -5,25 +5,30 @@ import {
   PermissionsService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   KryptonConfigDto,
   KryptonError,
   MAX_SECRET_BYTES,
   PREVIEW_LIMIT_CODE_UNITS,
+  ParsedQuery,
+  QuerySchema,
   isSnapshotName,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
   messages,
   parseAdoptRequest,
   parseCreateRequest,
+  parseQuery,
   parseUpdateRequest,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from './config';
-import { createAudited } from './http/audit';
+import { AUDIT_EVENTS, createAudited } from './http/audit';
+import { authGate } from './http/authGate';
+import { jsonBody } from './http/body';
 import { errorHandler } from './http/errorHandler';
 import {
   authorizePermissions,
@@ -41,6 +46,21 @@ export interface RouterOptions {
   auditor: AuditorService;
 }
 
+const NO_QUERY = {} as const satisfies QuerySchema;
+
+/**
+ * A route handler with the query parameters it declares. Every route names its schema, so an
+ * unknown or malformed parameter is a 400 rather than silently ignored. The check runs after the
+ * router's :name gate, so a snapshot name answers 404 before any query is judged.
+ */
+function withQuery<S extends QuerySchema>(
+  schema: S,
+  handler: (req: Request, res: Response, query: ParsedQuery<S>) => Promise<void>,
+) {
+  return (req: Request, res: Response) =>
+    handler(req, res, parseQuery(req.query as Record<string, unknown>, schema));
+}
+
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
@@ -52,62 +72,41 @@ export async function createRouter(
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  // A body in any other media type would otherwise be silently ignored.
-  router.use((req, _res, next) => {
-    const hasBody =
-      Number(req.headers['content-length'] ?? 0) > 0 ||
-      req.headers['transfer-encoding'];
-    if (hasBody && !req.is('application/json')) {
-      throw new KryptonError(
-        'unsupported_media_type',
-        'Send the request body as application/json.',
-      );
-    }
-    next();
-  });
-  router.use(express.json({ limit: '4mb' }));
 
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  router.get('/config', async (req, res) => {
-    await httpAuth.credentials(req, { allow: ['user'] });
-    const body: KryptonConfigDto = {
-      annotationPrefix: config.annotationPrefix,
-      identityMode: config.identity,
-      clusters: clusters.map(c => c.name),
-      defaultCluster: clusters[0].name,
-      historyLimit: config.historyLimit.ok ? config.historyLimit.value : null,
-      restartEnabled: config.restartEnabled,
-      managedOnly: config.managedOnly,
-      maxSecretBytes: MAX_SECRET_BYTES,
-      previewLimit: PREVIEW_LIMIT_CODE_UNITS,
-    };
-    if (!config.historyLimit.ok) {
-      res.status(503).json({ ...body, error: config.historyLimit.error });
-      return;
-    }
-    res.json(body);
-  });
+  // Everything below, unknown routes included, needs a signed-in Backstage user.
+  router.use(authGate(httpAuth));
+  router.use(...jsonBody());
+
+  router.get(
+    '/config',
+    withQuery(NO_QUERY, async (_req, res) => {
+      const body: KryptonConfigDto = {
+        annotationPrefix: config.annotationPrefix,
+        identityMode: config.identity,
+        clusters: clusters.map(c => c.name),
+        defaultCluster: clusters[0].name,
+        historyLimit: config.historyLimit.ok ? config.historyLimit.value : null,
+        restartEnabled: config.restartEnabled,
+        managedOnly: config.managedOnly,
+        maxSecretBytes: MAX_SECRET_BYTES,
+        previewLimit: PREVIEW_LIMIT_CODE_UNITS,
+      };
+      if (!config.historyLimit.ok) {
+        res.status(503).json({ ...body, error: config.historyLimit.error });
+        return;
+      }
+      res.json(body);
+    }),
+  );
 
   const context = createContextResolver(options);
   const audited = createAudited(auditor);
 
   const secrets = Router({ mergeParams: true });
-
-  // None of these routes takes query parameters; an unexpected one is a client mistake worth
-  // reporting rather than ignoring.
-  secrets.use((req, _res, next) => {
-    const unknown = Object.keys(req.query)[0];
-    if (unknown !== undefined) {
-      throw new KryptonError(
-        'invalid_request',
-        `Unknown query parameter "${unknown.slice(0, 64)}".`,
-      );
-    }
-    next();
-  });
 
   // The one gate for every named-Secret route: malformed names are 400, and history snapshot
   // names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
@@ -120,27 +119,29 @@ export async function createRouter(
 
   secrets.get(
     '/namespaces/:namespace/secrets',
-    async (req: Request, res: Response) => {
+    withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
-      const decision = await permissions.authorizeConditional(
+      // The list is the read permission without a resource; Krypton registers no conditional
+      // rules, so only an unconditional ALLOW lets it through.
+      const [decision] = await permissions.authorizeConditional(
         [{ permission: kryptonSecretReadPermission }],
         { credentials: ctx.credentials },
       );
-      if (decision[0].result !== AuthorizeResult.ALLOW) {
+      if (decision.result !== AuthorizeResult.ALLOW) {
         throw new KryptonError('forbidden', messages.forbiddenPermission);
       }
-      const items = (await ctx.live.list(ctx.namespace)).filter(ctx.mayList);
-      res.json({ items: items.map(s => ctx.live.toSummary(s)) });
-    },
+      const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList);
+      res.json({ items });
+    }),
   );
 
   secrets.post(
     '/namespaces/:namespace/secrets',
-    async (req: Request, res: Response) => {
+    withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
       const body = parseCreateRequest(req.body);
       const meta = ctx.auditMeta(body.name);
-      const created = await audited(req, 'secret-create', meta, async () => {
+      const created = await audited(req, AUDIT_EVENTS.create, meta, async () => {
         await authorizePermissions(permissions, ctx.credentials, [
           { permission: kryptonSecretCreatePermission },
         ]);
@@ -151,39 +152,39 @@ export async function createRouter(
         };
       });
       res.status(201).json(ctx.live.toDto(created));
-    },
+    }),
   );
 
   secrets.get(
     '/namespaces/:namespace/secrets/:name',
-    async (req: Request, res: Response) => {
+    withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
       const name = req.params.name;
       const meta = ctx.auditMeta(name);
-      const dto = await audited(req, 'secret-read', meta, async () => {
-        const s = await ctx.live.get(ctx.namespace, name, ctx.authorize);
+      const dto = await audited(req, AUDIT_EVENTS.read, meta, async () => {
+        const s = await ctx.live.get(ctx.namespace, name, ctx.gate);
         return {
           result: ctx.live.toDto(s),
           meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
         };
       });
       res.json(dto);
-    },
+    }),
   );
 
   secrets.put(
     '/namespaces/:namespace/secrets/:name',
-    async (req: Request, res: Response) => {
+    withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
       const name = req.params.name;
       const body = parseUpdateRequest(req.body);
       const meta = ctx.auditMeta(name);
-      const dto = await audited(req, 'secret-update', meta, async () => {
+      const dto = await audited(req, AUDIT_EVENTS.update, meta, async () => {
         const out = await ctx.live.update(
           ctx.namespace,
           name,
           body,
-          ctx.authorize,
+          ctx.gate,
         );
         const updated = ctx.live.toDto(out.secret);
         return {
@@ -196,22 +197,22 @@ export async function createRouter(
         };
       });
       res.json(dto);
-    },
+    }),
   );
 
   secrets.post(
     '/namespaces/:namespace/secrets/:name/adopt',
-    async (req: Request, res: Response) => {
+    withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
       const name = req.params.name;
       const body = parseAdoptRequest(req.body);
       const meta = ctx.auditMeta(name);
-      const adopted = await audited(req, 'secret-adopt', meta, async () => {
+      const adopted = await audited(req, AUDIT_EVENTS.adopt, meta, async () => {
         const s = await ctx.live.adopt(
           ctx.namespace,
           name,
           body,
-          ctx.authorize,
+          ctx.gate,
         );
         return {
           result: s,
@@ -219,7 +220,7 @@ export async function createRouter(
         };
       });
       res.json(ctx.live.toSummary(adopted));
-    },
+    }),
   );
 
   router.use('/clusters/:cluster', secrets);

@@ -1,4 +1,5 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
+import http from 'node:http';
 import request from 'supertest';
 import { AdminClient, eventually } from './__testUtils__/rbac';
 import {
@@ -7,6 +8,13 @@ import {
   startKryptonBackend,
   testPolicy,
 } from './__testUtils__/testBackend';
+
+const ACL_REFUSAL = {
+  error: "You are not allowed to do this by the Secret's access rules.",
+};
+const PERMISSION_REFUSAL = {
+  error: 'You are not allowed to do this by the Backstage permission policy.',
+};
 
 // A value that must never show up in a log line or an audit event.
 const CANARY = 'canary-7f3a9c-do-not-log';
@@ -211,6 +219,65 @@ describe('Secrets API against a real kube-apiserver', () => {
     });
   });
 
+  describe('update, further rules', () => {
+    it('refuses a data change whose estimate exceeds 1 MiB with 413, before any write', async () => {
+      const created = await create({ name: 'grows', data: { v: 'small' } });
+      const res = await put('grows', {
+        resourceVersion: created.body.resourceVersion,
+        data: { v: 'x'.repeat(760_000) },
+      });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ error: 'Secret is too large' });
+      const after = await get('grows');
+      expect(after.body.resourceVersion).toBe(created.body.resourceVersion);
+    });
+
+    it('accepts only canonical base64, so a byte-identical binary update changes nothing', async () => {
+      const created = await create({ name: 'canonical', binaryData: { b: 'QQ==' } });
+      const spelled = await put('canonical', {
+        resourceVersion: created.body.resourceVersion,
+        binaryData: { b: 'QR==' },
+      });
+      expect(spelled.status).toBe(400);
+      expect(spelled.body.error).toMatch(/canonical base64/);
+      const same = await put('canonical', {
+        resourceVersion: created.body.resourceVersion,
+        binaryData: { b: 'QQ==' },
+      });
+      expect(same.status).toBe(200);
+      expect(same.body.version).toBe(1);
+    });
+
+    it("drops kubectl's last-applied copy of the old values when the data changes", async () => {
+      const old = Buffer.from(CANARY).toString('base64');
+      const native = await admin.createSecret(ns.name, {
+        metadata: {
+          name: 'applied',
+          labels: { 'krypton.io/managed-by': 'krypton' },
+          annotations: {
+            'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+              data: { password: old },
+            }),
+          },
+        },
+        data: { password: old },
+      });
+      const res = await put('applied', {
+        resourceVersion: native.metadata.resourceVersion,
+        data: { password: 'rotated' },
+      });
+      expect(res.status).toBe(200);
+      const after = await admin.getSecret(ns.name, 'applied');
+      const annotations = (
+        after.body as { metadata: { annotations?: Record<string, string> } }
+      ).metadata.annotations;
+      expect(annotations).not.toHaveProperty([
+        'kubectl.kubernetes.io/last-applied-configuration',
+      ]);
+      expect(JSON.stringify(after.body)).not.toContain(old);
+    });
+  });
+
   describe('immutable Secrets', () => {
     let rv: string;
     beforeAll(async () => {
@@ -282,6 +349,81 @@ describe('Secrets API against a real kube-apiserver', () => {
       ).not.toContain('team-a-only');
     });
 
+    it('lets editors edit values but not the description or rules, and viewers only read', async () => {
+      await create({
+        name: 'roles',
+        data: { k: 'v' },
+        access: {
+          owners: ['user:default/alice'],
+          editors: ['group:default/team-c'],
+        },
+      });
+      await create({
+        name: 'viewed',
+        data: { k: 'v' },
+        access: {
+          owners: ['user:default/alice'],
+          viewers: ['group:default/team-c'],
+        },
+      });
+      const rv = async (name: string) => (await get(name, 'alice')).body.resourceVersion;
+      for (const change of [
+        { description: 'mine now' },
+        { access: { owners: ['user:default/bob'] } },
+        { access: { viewers: [] } },
+      ]) {
+        const edit = await put('roles', { resourceVersion: await rv('roles'), ...change }, 'bob');
+        expect(edit.status).toBe(403);
+        expect(edit.body).toEqual(ACL_REFUSAL);
+        const view = await put('viewed', { resourceVersion: await rv('viewed'), ...change }, 'bob');
+        expect(view.status).toBe(403);
+        expect(view.body).toEqual(ACL_REFUSAL);
+      }
+      const data = await put('roles', { resourceVersion: await rv('roles'), data: { k: 'w' } }, 'bob');
+      expect(data.status).toBe(200);
+      const viewerData = await put('viewed', { resourceVersion: await rv('viewed'), data: { k: 'w' } }, 'bob');
+      expect(viewerData.body).toEqual(ACL_REFUSAL);
+      expect((await get('viewed', 'bob')).status).toBe(200);
+      const after = await get('roles', 'alice');
+      expect(after.body.access).toEqual({
+        owners: ['user:default/alice'],
+        editors: ['group:default/team-c'],
+        viewers: [],
+      });
+      expect(after.body.description).toBeUndefined();
+    });
+
+    it('matches hand-written rules in any spelling of the ref', async () => {
+      await admin.createSecret(ns.name, {
+        metadata: {
+          name: 'hand-written',
+          labels: { 'krypton.io/managed-by': 'krypton' },
+          annotations: { 'krypton.io/owners': 'user:Alice' },
+        },
+        data: { k: 'dg==' },
+      });
+      expect((await get('hand-written', 'alice')).status).toBe(200);
+      const bob = await get('hand-written', 'bob');
+      expect(bob.body).toEqual(ACL_REFUSAL);
+    });
+
+    it('asks the permission policy about the Secret by its resource ref', async () => {
+      testPolicy.reset();
+      await get('open', 'alice');
+      expect(testPolicy.requests).toEqual([
+        {
+          permission: 'krypton.secret.read',
+          resourceRef: `test/${ns.name}/open`,
+          user: 'user:default/alice',
+        },
+        {
+          permission: 'krypton.secret.reveal',
+          resourceRef: `test/${ns.name}/open`,
+          user: 'user:default/alice',
+        },
+      ]);
+    });
+
     it('lets a Krypton admin pass access rules', async () => {
       expect((await get('team-a-only', 'root')).status).toBe(200);
     });
@@ -290,10 +432,29 @@ describe('Secrets API against a real kube-apiserver', () => {
       testPolicy.denied.add('user:default/alice:krypton.secret.reveal');
       const res = await get('open', 'alice');
       expect(res.status).toBe(403);
+      expect(res.body).toEqual(PERMISSION_REFUSAL);
+      // The permission gate answers before the access rules are consulted.
+      const ruled = await get('team-a-only', 'alice');
+      expect(ruled.body).toEqual(PERMISSION_REFUSAL);
+    });
+
+    it('never reveals the values of service-account tokens, admins included', async () => {
+      await admin.createSecret(ns.name, {
+        metadata: {
+          name: 'sa-token',
+          labels: { 'krypton.io/managed-by': 'krypton' },
+          annotations: { 'kubernetes.io/service-account.name': 'default' },
+        },
+        type: 'kubernetes.io/service-account-token',
+        data: { token: Buffer.from(CANARY).toString('base64') },
+      });
+      const res = await get('sa-token', 'root');
+      expect(res.status).toBe(403);
       expect(res.body).toEqual({
         error:
-          'You are not allowed to do this by the Backstage permission policy.',
+          'The values of service-account token Secrets are never revealed through Krypton.',
       });
+      expect(JSON.stringify(res.body)).not.toContain(CANARY);
     });
 
     it('ignores Impersonate-* headers sent by the client', async () => {
@@ -305,10 +466,22 @@ describe('Secrets API against a real kube-apiserver', () => {
       expect(res.status).toBe(403);
     });
 
-    it('answers 401 without a Backstage identity', async () => {
-      const res = await api().get(`${base()}/open`);
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Sign in to use Krypton.' });
+    it('answers 401 without a Backstage identity, on every route but /health', async () => {
+      for (const path of [
+        `${base()}/open`,
+        base(),
+        '/api/krypton/config',
+        '/api/krypton/no-such-route',
+        `/api/krypton/clusters/test/namespaces/${ns.name}/secrets`,
+      ]) {
+        const res = await api().get(path);
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ error: 'Sign in to use Krypton.' });
+      }
+      const post = await api().post(base()).send({ name: 'x' });
+      expect(post.status).toBe(401);
+      const health = await api().get('/api/krypton/health');
+      expect(health.status).toBe(200);
     });
   });
 
@@ -420,24 +593,78 @@ describe('Secrets API against a real kube-apiserver', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
-    it('answers 400 for an unknown query parameter', async () => {
+    it('answers 400 for an unknown query parameter, after 404 for a snapshot name', async () => {
       const res = await api()
         .get(`${base()}?watch=true`)
         .set('Authorization', as('alice'));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Unknown query parameter "watch".' });
+      const repeated = await api()
+        .get(`${base()}/open?a=1&a=2`)
+        .set('Authorization', as('alice'));
+      expect(repeated.status).toBe(400);
+      const snapshot = await api()
+        .get(`${base()}/krypton-h-0123456789abcdef0123456789abcdef-v1?watch=true`)
+        .set('Authorization', as('alice'));
+      expect(snapshot.status).toBe(404);
     });
 
-    it('answers 415 for a body that is not JSON', async () => {
-      const res = await api()
-        .post(base())
-        .set('Authorization', as('alice'))
-        .set('Content-Type', 'text/plain')
-        .send('name=x');
-      expect(res.status).toBe(415);
-      expect(res.body).toEqual({
-        error: 'Send the request body as application/json.',
-      });
+    it('answers 400 when create names a history snapshot, so no live Secret can take its slot', async () => {
+      const name = 'krypton-h-0123456789abcdef0123456789abcdef-v2';
+      const res = await create({ name, data: { a: 'b' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/reserved for Krypton's history snapshots/);
+      expect((await admin.getSecret(ns.name, name)).status).toBe(404);
+    });
+
+    it('answers 400 for a body that is not UTF-8, instead of storing U+FFFD', async () => {
+      const body = Buffer.concat([
+        Buffer.from('{"name":"latin","data":{"k":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"}}'),
+      ]);
+      // supertest would serialize a Buffer as JSON, so the bytes go out through node:http.
+      const res = await new Promise<{ status: number; body: unknown }>(
+        (resolve, reject) => {
+          const req = http.request(
+            `${krypton.url}${base()}`,
+            {
+              method: 'POST',
+              headers: {
+                Authorization: as('alice'),
+                'Content-Type': 'application/json',
+                'Content-Length': String(body.length),
+              },
+            },
+            r => {
+              let text = '';
+              r.on('data', c => (text += c));
+              r.on('end', () =>
+                resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }),
+              );
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'The request body is not valid UTF-8.' });
+      expect((await admin.getSecret(ns.name, 'latin')).status).toBe(404);
+    });
+
+    it('answers 415 for a body that is not JSON in UTF-8', async () => {
+      for (const contentType of ['text/plain', 'application/json; charset=latin1']) {
+        const res = await api()
+          .post(base())
+          .set('Authorization', as('alice'))
+          .set('Content-Type', contentType)
+          .send('{"name":"x"}');
+        expect(res.status).toBe(415);
+        expect(res.body).toEqual({
+          error: 'Send the request body as application/json in UTF-8.',
+        });
+      }
     });
 
     it('answers 413 for a body over the request limit', async () => {

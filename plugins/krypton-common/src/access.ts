@@ -1,5 +1,6 @@
 import { AccessRules } from './dto';
 import { hasAccessRules } from './annotations';
+import { tryNormalizeEntityRef } from './entityRefs';
 
 /** What a caller wants to do with one Secret. */
 export type SecretAction =
@@ -28,26 +29,45 @@ export interface Principal {
 
 export type AclDecision = 'allow' | 'deny' | 'no-rules';
 
-const norm = (ref: string) => ref.trim().toLocaleLowerCase('en-US');
+export interface AccessPolicy {
+  /** Normalized user or group refs that pass any rules. */
+  admins: readonly string[];
+  /**
+   * Whether a Secret without rules is refused to everyone but admins. It must be, where no
+   * Kubernetes RBAC stands behind Krypton's own gates (serviceAccount mode).
+   */
+  rulesRequired: boolean;
+}
+
+/** The normalized refs a principal acts as. */
+function principalRefs(principal: Principal): Set<string> {
+  const refs = new Set<string>();
+  for (const ref of [
+    principal.userEntityRef,
+    ...principal.ownershipEntityRefs,
+  ]) {
+    const normal = tryNormalizeEntityRef(ref);
+    if (normal) refs.add(normal);
+  }
+  return refs;
+}
 
 /**
  * Evaluates a Secret's current access rules. Owners may do everything, editors may read, reveal,
- * update, restore and restart, viewers may read and reveal. A Secret without rules gives
- * 'no-rules': the other gates (Kubernetes RBAC, Backstage permissions) decide alone. Admins pass
- * any rules.
+ * update, restore and restart, viewers may read and reveal. Admins pass any rules. A Secret
+ * without rules gives 'no-rules' (the other gates decide alone) unless the policy requires rules,
+ * when it is refused to everyone but admins. Rules hold normalized refs (see readAccessRules).
  */
 export function evaluateAccess(
   rules: AccessRules,
   principal: Principal,
   action: SecretAction,
-  admins: readonly string[] = [],
+  policy: AccessPolicy,
 ): AclDecision {
-  if (!hasAccessRules(rules)) return 'no-rules';
-  const mine = new Set(
-    [principal.userEntityRef, ...principal.ownershipEntityRefs].map(norm),
-  );
-  const holds = (refs: string[]) => refs.some(r => mine.has(norm(r)));
-  if (holds([...admins])) return 'allow';
+  const mine = principalRefs(principal);
+  const holds = (refs: readonly string[]) => refs.some(r => mine.has(r));
+  if (holds(policy.admins)) return 'allow';
+  if (!hasAccessRules(rules)) return policy.rulesRequired ? 'deny' : 'no-rules';
   if (holds(rules.owners) && OWNER.includes(action)) return 'allow';
   if (holds(rules.editors) && EDITOR.includes(action)) return 'allow';
   if (holds(rules.viewers) && VIEWER.includes(action)) return 'allow';

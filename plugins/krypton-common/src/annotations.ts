@@ -1,7 +1,18 @@
 import { AccessRules } from './dto';
+import { tryNormalizeEntityRef } from './entityRefs';
 
 /** Names of Krypton's labels and annotations under a configurable prefix. */
-export function kryptonKeys(prefix: string) {
+export interface KryptonKeys {
+  version: string;
+  description: string;
+  owners: string;
+  editors: string;
+  viewers: string;
+  managedBy: string;
+  kind: string;
+}
+
+export function kryptonKeys(prefix: string): KryptonKeys {
   return {
     version: `${prefix}/version`,
     description: `${prefix}/description`,
@@ -12,7 +23,6 @@ export function kryptonKeys(prefix: string) {
     kind: `${prefix}/kind`,
   };
 }
-export type KryptonKeys = ReturnType<typeof kryptonKeys>;
 
 export const MANAGED_BY_VALUE = 'krypton';
 
@@ -30,12 +40,19 @@ export function parseVersionCounter(
   return { ok: true, version };
 }
 
+/**
+ * Reads a hand-editable ref list. Entries are normalized, so `user:alice` matches
+ * `user:default/alice`; an entry that is not a user or group ref is kept as written (it matches
+ * nobody), so that a list of only bad entries still counts as rules and never opens the Secret.
+ */
 function parseRefList(raw: string | undefined): string[] {
   if (!raw) return [];
-  return raw
+  const refs = raw
     .split(',')
     .map(s => s.trim())
-    .filter(s => s.length > 0);
+    .filter(s => s.length > 0)
+    .map(s => tryNormalizeEntityRef(s) ?? s);
+  return [...new Set(refs)];
 }
 
 export function readAccessRules(

@@ -5,23 +5,29 @@ const strictDecoder = new TextDecoder('utf-8', {
   ignoreBOM: true,
 });
 const encoder = new TextEncoder();
+// Canonical base64 only: in a padded final group, the bits beyond the last byte must be zero
+// ("QQ==", never "QR=="), because Kubernetes stores the canonical form. Accepting another spelling
+// of the same bytes would make a byte-identical write look like a data change.
 const BASE64 =
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 
 /** A map without a prototype, so that keys such as __proto__ are plain own entries. */
 export function emptyMap<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;
 }
 
-/** Copies own entries into a prototype-less map. */
-export function toMap<V>(entries: Iterable<[string, V]>): Record<string, V> {
-  const out = emptyMap<V>();
-  for (const [k, v] of entries) out[k] = v;
-  return out;
-}
-
+/** Whether the value is the canonical standard base64 (RFC 4648 section 4, padded) of its bytes. */
 export function isBase64(value: string): boolean {
   return BASE64.test(value);
+}
+
+/** Strict UTF-8 decoding: undefined for any invalid sequence, never U+FFFD. A BOM is kept. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 export function base64ToBytes(value: string): Uint8Array {
@@ -45,11 +51,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * (a BOM is kept as U+FEFF); undefined for anything else.
  */
 export function losslessText(base64: string): string | undefined {
-  try {
-    return strictDecoder.decode(base64ToBytes(base64));
-  } catch {
-    return undefined;
-  }
+  return decodeUtf8(base64ToBytes(base64));
 }
 
 export function textToBase64(text: string): string {

@@ -72,4 +72,10 @@ export const messages = {
   alreadyManaged: 'The Secret is already managed by Krypton.',
   invalidCounter:
     'The Secret has an invalid Krypton version counter. An operator must review and repair it.',
+  serviceAccountTokenValues:
+    'The values of service-account token Secrets are never revealed through Krypton.',
+  listTooLarge:
+    'The namespace holds more Secrets than Krypton lists at once (2,000 Secrets or 32 MiB). Use kubectl with a label selector to inspect it.',
+  reservedIdentity:
+    'Your Backstage identity maps to a reserved Kubernetes name (system:...). An operator must change the impersonation templates.',
 } as const;

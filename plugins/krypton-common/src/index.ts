@@ -15,6 +15,4 @@ export * from './access';
 export * from './settings';
 export * from './size';
 export * from './validation';
-export * from './kubernetes/types';
-export * from './kubernetes/errors';
-export * from './kubernetes/liveSecrets';
+export * from './entityRefs';

@@ -7,6 +7,9 @@ export const SIZE_ESTIMATE_INFLATION = 1.4;
 /** Values longer than this many UTF-16 code units are shown as escaped raw text, not previewed. */
 export const PREVIEW_LIMIT_CODE_UNITS = 131_072;
 
+/** The default prefix of Krypton's labels and annotations (krypton.annotationPrefix). */
+export const DEFAULT_ANNOTATION_PREFIX = 'krypton.io';
+
 /** Storage names of history snapshots start with this; such names are never served by name. */
 export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
 
@@ -14,3 +17,12 @@ export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
 export const HISTORY_LIMIT_DEFAULT = 20;
 export const HISTORY_LIMIT_MIN = 1;
 export const HISTORY_LIMIT_MAX = 100;
+
+/**
+ * Collection budgets of every list Krypton makes (restart discovery, the Secret list, history
+ * inventories): 100-object pages, at most 100 pages, 2,000 objects and 32 MiB of JSON.
+ */
+export const INVENTORY_PAGE_SIZE = 100;
+export const INVENTORY_MAX_PAGES = 100;
+export const INVENTORY_MAX_OBJECTS = 2000;
+export const INVENTORY_MAX_BYTES = 32 * 1024 * 1024;

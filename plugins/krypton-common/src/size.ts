@@ -30,7 +30,7 @@ export function exceedsEstimate(
  * Kubernetes' own bound: the decoded bytes of all values. Used for raw restores and metadata-only
  * updates, so that valid native binary data is not refused for base64 inflation.
  */
-export function decodedDataSize(nativeData: Record<string, string>): number {
+function decodedDataSize(nativeData: Record<string, string>): number {
   let bytes = 0;
   for (const key of Object.keys(nativeData))
     bytes += base64DecodedLength(nativeData[key]);

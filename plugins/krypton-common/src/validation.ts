@@ -1,4 +1,3 @@
-import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   AccessRules,
   AdoptSecretRequest,
@@ -6,7 +5,8 @@ import {
   SecretFields,
   UpdateSecretRequest,
 } from './dto';
-import { emptyMap, isBase64, isWellFormedText } from './encoding';
+import { decodeUtf8, emptyMap, isBase64, isWellFormedText } from './encoding';
+import { tryNormalizeEntityRef } from './entityRefs';
 import { KryptonError } from './errors';
 import { SNAPSHOT_NAME_PREFIX } from './limits';
 
@@ -139,26 +139,16 @@ function readBoolean(
   return v;
 }
 
-/** Normalizes a user or group entity ref; anything else is a 400. */
+/** Normalizes a user or group entity ref from a request; anything else is a 400. */
 export function normalizeEntityRef(ref: unknown): string {
-  if (typeof ref !== 'string' || ref.length > 512) {
+  const normal =
+    typeof ref === 'string' ? tryNormalizeEntityRef(ref) : undefined;
+  if (normal === undefined) {
     throw invalid(
-      'Access rules must list entity refs such as user:default/alice.',
+      'Access rules may only list user and group entity refs such as user:default/alice.',
     );
   }
-  let parsed;
-  try {
-    parsed = parseEntityRef(ref);
-  } catch {
-    throw invalid(
-      'Access rules must list entity refs such as user:default/alice.',
-    );
-  }
-  const kind = parsed.kind.toLocaleLowerCase('en-US');
-  if (kind !== 'user' && kind !== 'group') {
-    throw invalid('Access rules may only name users and groups.');
-  }
-  return stringifyEntityRef({ ...parsed, kind }).toLocaleLowerCase('en-US');
+  return normal;
 }
 
 function readAccess(value: unknown): Partial<AccessRules> | undefined {
@@ -182,8 +172,8 @@ function readAccess(value: unknown): Partial<AccessRules> | undefined {
   return out;
 }
 
-function readResourceVersion(body: Record<string, unknown>): string {
-  const v = body.resourceVersion;
+/** ResourceVersions are opaque: any short run of visible ASCII, never parsed or compared. */
+function readResourceVersionValue(v: unknown, label: string): string {
   if (
     typeof v !== 'string' ||
     v.length === 0 ||
@@ -191,10 +181,14 @@ function readResourceVersion(body: Record<string, unknown>): string {
     !/^[\x21-\x7e]+$/.test(v)
   ) {
     throw invalid(
-      '"resourceVersion" is required: send the metadata.resourceVersion you loaded.',
+      `${label} is required: send the metadata.resourceVersion you loaded.`,
     );
   }
   return v;
+}
+
+function readResourceVersion(body: Record<string, unknown>): string {
+  return readResourceVersionValue(body.resourceVersion, '"resourceVersion"');
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
@@ -230,7 +224,15 @@ export function parseCreateRequest(raw: unknown): CreateSecretRequest {
   const body = requireObject(raw);
   rejectUnknownFields(body, ['name', ...SECRET_FIELDS]);
   if (typeof body.name !== 'string') throw invalid('"name" is required.');
-  return { name: validateSecretName(body.name), ...readSecretFields(body) };
+  const name = validateSecretName(body.name);
+  // A live Secret with a snapshot's name would be hidden everywhere, and could take the slot of
+  // another Secret's future snapshot.
+  if (isSnapshotName(name)) {
+    throw invalid(
+      `Names starting with "${SNAPSHOT_NAME_PREFIX}" are reserved for Krypton's history snapshots.`,
+    );
+  }
+  return { name, ...readSecretFields(body) };
 }
 
 export function parseUpdateRequest(raw: unknown): UpdateSecretRequest {
@@ -250,4 +252,57 @@ export function parseAdoptRequest(raw: unknown): AdoptSecretRequest {
     description: readOptionalString(body, 'description', MAX_DESCRIPTION),
     access: readAccess(body.access),
   };
+}
+
+/**
+ * A JSON request body from its raw bytes. Bytes that are not UTF-8 are refused rather than turned
+ * into U+FFFD, which would then be stored as if the client had sent it.
+ */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  const text = decodeUtf8(bytes);
+  if (text === undefined)
+    throw invalid('The request body is not valid UTF-8.');
+  try {
+    // A leading BOM is not JSON; strict parsers refuse it too.
+    return JSON.parse(text);
+  } catch {
+    throw invalid('The request body is not valid JSON.');
+  }
+}
+
+/** How one query parameter is read. */
+export type QueryParameterType = 'resourceVersion' | 'boolean';
+export type QuerySchema = Record<string, QueryParameterType>;
+export type ParsedQuery<S extends QuerySchema> = {
+  [K in keyof S]?: S[K] extends 'boolean' ? boolean : string;
+};
+
+/**
+ * Reads a route's query parameters. Each route declares the parameters it takes; an unknown,
+ * repeated or malformed one is a 400, never silently ignored.
+ */
+export function parseQuery<S extends QuerySchema>(
+  query: Record<string, unknown>,
+  schema: S,
+): ParsedQuery<S> {
+  const out: Record<string, string | boolean> = {};
+  for (const name of Object.keys(query)) {
+    const label = name.slice(0, 64);
+    if (!Object.prototype.hasOwnProperty.call(schema, name)) {
+      throw invalid(`Unknown query parameter "${label}".`);
+    }
+    const value = query[name];
+    if (typeof value !== 'string') {
+      throw invalid(`Query parameter "${label}" must be given once, as text.`);
+    }
+    if (schema[name] === 'boolean') {
+      if (value !== 'true' && value !== 'false') {
+        throw invalid(`Query parameter "${label}" must be true or false.`);
+      }
+      out[name] = value === 'true';
+    } else {
+      out[name] = readResourceVersionValue(value, `Query parameter "${label}"`);
+    }
+  }
+  return out as ParsedQuery<S>;
 }

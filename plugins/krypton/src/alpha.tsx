@@ -1,6 +1,7 @@
 import {
   ApiBlueprint,
   PageBlueprint,
+  configApiRef,
   createFrontendPlugin,
   discoveryApiRef,
   fetchApiRef,
@@ -9,6 +10,7 @@ import { convertLegacyRouteRef } from '@backstage/core-compat-api';
 import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
+import { readAnnotationPrefix } from './components/annotationPrefix';
 import { linkedSecrets } from './components/linkedSecrets';
 import { rootRouteRef } from './routes';
 
@@ -31,15 +33,20 @@ const kryptonPage = PageBlueprint.make({
   },
 });
 
-const kryptonEntityContent = EntityContentBlueprint.make({
-  params: {
-    path: 'krypton',
-    title: 'Secrets',
-    filter: entity => linkedSecrets(entity).length > 0,
-    loader: () =>
-      import('./components/EntityKryptonContent').then(m => (
-        <m.EntityKryptonContent />
-      )),
+// With overrides because the tab's filter needs the configured annotation prefix, and only the
+// factory sees the app's APIs.
+const kryptonEntityContent = EntityContentBlueprint.makeWithOverrides({
+  factory(originalFactory, { apis }) {
+    const prefix = readAnnotationPrefix(apis.get(configApiRef));
+    return originalFactory({
+      path: 'krypton',
+      title: 'Secrets',
+      filter: entity => linkedSecrets(entity, prefix).length > 0,
+      loader: () =>
+        import('./components/EntityKryptonContent').then(m => (
+          <m.EntityKryptonContent />
+        )),
+    });
   },
 });
 

@@ -8,7 +8,8 @@ export { kryptonApiRef } from './api/KryptonApi';
 export type { KryptonApi, KryptonHealth } from './api/KryptonApi';
 export { KryptonClient } from './api/KryptonClient';
 export {
-  KRYPTON_SECRETS_ANNOTATION,
+  kryptonSecretsAnnotation,
   linkedSecrets,
 } from './components/linkedSecrets';
+export { useKryptonAnnotationPrefix } from './components/annotationPrefix';
 export type { SecretRef } from './components/linkedSecrets';

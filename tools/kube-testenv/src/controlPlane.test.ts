@@ -1,11 +1,11 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startControlPlane } from './controlPlane';
+import { ControlPlane, startControlPlane } from './controlPlane';
+import { Credentials, credentialsOf, kubeHttp } from './__testUtils__/kubeHttp';
+import { descendantsOf, listenersOf } from './__testUtils__/procfs';
 
 jest.setTimeout(120_000);
 
@@ -33,41 +33,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function adminFetch(
-  kubeconfig: string,
-  path: string,
-  init: RequestInit = {},
-) {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const token = kc.getCurrentUser()?.token;
-  const server = kc.getCurrentCluster()!.server;
-  // The launcher's CA is private, and Node's fetch cannot take a CA per request.
-  const opts: https.RequestOptions = {};
-  await kc.applyToHTTPSOptions(opts);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = https.request(
-      `${server}${path}`,
-      {
-        method: init.method ?? 'GET',
-        ca: opts.ca,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-        },
-      },
-      res => {
-        let body = '';
-        res.on('data', c => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    if (init.body) req.write(init.body);
-    req.end();
-  });
-}
-
 describe('the kube-testenv launcher', () => {
   it('serves on loopback with RBAC, then stops without leaving processes or ports', async () => {
     const cp = await startControlPlane();
@@ -77,11 +42,11 @@ describe('the kube-testenv launcher', () => {
     expect(await isListening(apiPort)).toBe(true);
     expect(await isListening(etcdPort)).toBe(true);
 
-    const ok = await adminFetch(state.identities.admin.kubeconfig, '/readyz');
+    const ok = await kubeHttp(credentialsOf(state, 'admin'), '/readyz');
     expect(ok.status).toBe(200);
     // An unprivileged user holds no rights by default.
-    const carol = await adminFetch(
-      state.identities.carol.kubeconfig,
+    const carol = await kubeHttp(
+      credentialsOf(state, 'carol'),
       '/api/v1/namespaces/default/secrets',
     );
     expect(carol.status).toBe(403);
@@ -113,8 +78,8 @@ describe('the kube-testenv launcher', () => {
     const cp = await startControlPlane({ encryptionConfig: config });
     try {
       const { state } = cp;
-      const created = await adminFetch(
-        state.identities.admin.kubeconfig,
+      const created = await kubeHttp(
+        credentialsOf(state, 'admin'),
         '/api/v1/namespaces/default/secrets',
         {
           method: 'POST',
@@ -141,5 +106,94 @@ describe('the kube-testenv launcher', () => {
       await cp.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a running control plane', () => {
+  let cp: ControlPlane;
+  beforeAll(async () => {
+    cp = await startControlPlane();
+  });
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  it('listens on loopback addresses only, in etcd and in kube-apiserver alike', () => {
+    const processes = [
+      { pid: cp.state.pid, ppid: process.pid, name: 'kube-testenv' },
+      ...descendantsOf(cp.state.pid),
+    ];
+    const listeners = processes.map(p => ({
+      name: p.name,
+      listeners: listenersOf(p.pid),
+    }));
+    expect(listeners.map(p => p.name)).toEqual(
+      expect.arrayContaining(['etcd', 'kube-apiserver']),
+    );
+    const countOf = (name: string) =>
+      listeners
+        .filter(p => p.name === name)
+        .reduce((n, p) => n + p.listeners.length, 0);
+    expect(countOf('etcd')).toBeGreaterThan(0);
+    expect(countOf('kube-apiserver')).toBeGreaterThan(0);
+    const exposed = listeners.flatMap(p =>
+      p.listeners
+        .filter(l => !l.loopback)
+        .map(l => `${p.name} on ${l.address} port ${l.port}`),
+    );
+    expect(exposed).toEqual([]);
+  });
+
+  describe("Krypton's identity may impersonate users and groups, and nothing else", () => {
+    let krypton: Credentials;
+    beforeAll(() => {
+      krypton = credentialsOf(cp.state, 'krypton');
+    });
+    const review = (headers: Record<string, string | string[]>) =>
+      kubeHttp(krypton, '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+        method: 'POST',
+        body: JSON.stringify({
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'SelfSubjectReview',
+        }),
+        headers,
+      });
+
+    it('impersonates a user with groups', async () => {
+      const res = await review({
+        'Impersonate-User': 'alice',
+        'Impersonate-Group': ['team-a', 'team-x'],
+      });
+      expect(res.status).toBe(201);
+      expect(JSON.parse(res.body).status.userInfo).toMatchObject({
+        username: 'alice',
+        groups: ['team-a', 'team-x', 'system:authenticated'],
+      });
+    });
+
+    it.each([
+      [
+        'a ServiceAccount',
+        { 'Impersonate-User': 'system:serviceaccount:default:default' },
+        'serviceaccounts',
+      ],
+      [
+        'a UID',
+        { 'Impersonate-User': 'alice', 'Impersonate-Uid': 'alice-uid' },
+        'uids',
+      ],
+      [
+        'an extra',
+        { 'Impersonate-User': 'alice', 'Impersonate-Extra-Foo': 'bar' },
+        'userextras/foo',
+      ],
+    ])('may not impersonate %s', async (_what, headers, resource) => {
+      const res = await review(headers);
+      expect(res.status).toBe(403);
+      // The refusal comes from the impersonation check, not from the request itself.
+      expect(JSON.parse(res.body).message).toContain(
+        `cannot impersonate resource "${resource}"`,
+      );
+    });
   });
 });

@@ -6,7 +6,14 @@ import { AddressInfo } from 'node:net';
 /** What the proxy does with a request that a rule matches. */
 export type FaultAction =
   | { respond: { status: number; body: string; contentType?: string } }
+  /** Drops the client's connection without forwarding: the apiserver never sees the request. */
   | { reset: true }
+  /**
+   * Forwards the request, reads the apiserver's whole response, then resets the client's
+   * connection instead of answering: the request took effect, but the client cannot know.
+   * Only for requests whose response ends (not watches).
+   */
+  | { resetAfterForward: true }
   | { delayMs: number };
 
 export interface FaultRule {
@@ -17,14 +24,37 @@ export interface FaultRule {
   times?: number;
 }
 
+/** One request as it reached the proxy. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Lowercased header names; every header line is its own value, in the order received. */
+  headers: Record<string, string[]>;
+}
+
 export interface FaultProxy {
   /** Plain-HTTP loopback URL to use as the cluster URL. */
   url: string;
   inject(rule: FaultRule): void;
+  /** Removes every rule; the recordings stay (see resetRecordings). */
   clear(): void;
   /** Requests seen, as "METHOD path". */
   readonly seen: string[];
+  /** Requests seen, with their headers; in the same order as `seen`. */
+  readonly requests: RecordedRequest[];
+  /** Empties `seen` and `requests` in place. */
+  resetRecordings(): void;
   close(): Promise<void>;
+}
+
+/** Groups raw header lines by lowercased name, keeping repeated lines apart. */
+function headerLines(raw: string[]): Record<string, string[]> {
+  const headers: Record<string, string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    (headers[name] ??= []).push(raw[i + 1]);
+  }
+  return headers;
 }
 
 /**
@@ -32,20 +62,13 @@ export interface FaultProxy {
  * lines so that, for example, several Impersonate-Group lines reach the apiserver as sent.
  */
 function forwardedHeaders(
-  raw: string[],
+  lines: Record<string, string[]>,
   host: string,
 ): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
+  for (const [name, values] of Object.entries(lines)) {
     if (name === 'host') continue;
-    const current = headers[name];
-    if (current === undefined) headers[name] = raw[i + 1];
-    else
-      headers[name] = [
-        ...(Array.isArray(current) ? current : [current]),
-        raw[i + 1],
-      ];
+    headers[name] = values.length === 1 ? values[0] : [...values];
   }
   headers.host = host;
   return headers;
@@ -66,43 +89,56 @@ export async function startFaultProxy(options: {
   });
   const rules: FaultRule[] = [];
   const seen: string[] = [];
+  const requests: RecordedRequest[] = [];
 
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    seen.push(`${req.method} ${path}`);
+    const method = req.method ?? 'GET';
+    const lines = headerLines(req.rawHeaders);
+    seen.push(`${method} ${path}`);
+    requests.push({ method, path, headers: lines });
     const rule = rules.find(
       r =>
-        (r.method === undefined || r.method === req.method) &&
+        (r.method === undefined || r.method === method) &&
         (r.path === undefined || r.path.test(path)) &&
         (r.times === undefined || r.times > 0),
     );
     if (rule?.times !== undefined) rule.times--;
-    const forward = () => {
+    const forward = (onResponse: (up: http.IncomingMessage) => void) => {
       const upstream = https.request(
         {
           host: target.hostname,
           port: target.port,
-          method: req.method,
+          method,
           path,
-          headers: forwardedHeaders(req.rawHeaders, target.host),
+          headers: forwardedHeaders(lines, target.host),
           agent,
         },
-        up => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
+        onResponse,
       );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     };
+    const relay = (up: http.IncomingMessage) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    };
     if (!rule) {
-      forward();
+      forward(relay);
       return;
     }
     const { action } = rule;
     if ('reset' in action) {
       req.resume();
       req.socket.destroy();
+    } else if ('resetAfterForward' in action) {
+      forward(up => {
+        // Waiting for the end means the apiserver has committed the change before the client
+        // loses the connection; an RST rather than a FIN is what a dropped link looks like.
+        up.resume();
+        up.once('end', () => req.socket.resetAndDestroy());
+        up.once('error', () => req.socket.resetAndDestroy());
+      });
     } else if ('respond' in action) {
       req.resume();
       res.writeHead(action.respond.status, {
@@ -110,7 +146,7 @@ export async function startFaultProxy(options: {
       });
       res.end(action.respond.body);
     } else {
-      setTimeout(forward, action.delayMs);
+      setTimeout(() => forward(relay), action.delayMs);
     }
   });
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
@@ -122,6 +158,12 @@ export async function startFaultProxy(options: {
       rules.length = 0;
     },
     seen,
+    requests,
+    resetRecordings: () => {
+      // In place, because callers may hold the arrays.
+      seen.length = 0;
+      requests.length = 0;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>(resolve => server.close(() => resolve()));

@@ -16,4 +16,9 @@ export {
 } from './testCluster';
 export type { IdentityKey } from './testCluster';
 export { startFaultProxy } from './faultProxy';
-export type { FaultAction, FaultRule, FaultProxy } from './faultProxy';
+export type {
+  FaultAction,
+  FaultRule,
+  FaultProxy,
+  RecordedRequest,
+} from './faultProxy';

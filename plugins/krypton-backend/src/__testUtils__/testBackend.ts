@@ -98,11 +98,23 @@ class RecordingAuditor implements AuditorService {
   }
 }
 
-/** A permission policy that tests can change: everything is allowed unless denied here. */
+/** A permission request as the policy received it. */
+export interface RecordedPermissionRequest {
+  permission: string;
+  resourceRef?: string;
+  user?: string;
+}
+
+/**
+ * A permission policy that tests can change: everything is allowed unless denied here. It records
+ * every request it answers, so tests can assert what Krypton asked for.
+ */
 export const testPolicy = {
   denied: new Set<string>(),
+  requests: [] as RecordedPermissionRequest[],
   reset() {
     this.denied.clear();
+    this.requests.length = 0;
   },
 };
 
@@ -116,15 +128,24 @@ const permissionsFactory = createServiceFactory({
         : AuthorizeResult.ALLOW;
     const userOf = (credentials: { principal: unknown }) =>
       (credentials.principal as { userEntityRef?: string }).userEntityRef;
+    const record = (
+      r: { permission: { name: string }; resourceRef?: unknown },
+      user: string | undefined,
+    ) => {
+      const entry: RecordedPermissionRequest = { permission: r.permission.name, user };
+      if (typeof r.resourceRef === 'string') entry.resourceRef = r.resourceRef;
+      testPolicy.requests.push(entry);
+      return decide(r.permission.name, user);
+    };
     return {
       async authorize(requests, options) {
         return requests.map(r => ({
-          result: decide(r.permission.name, userOf(options.credentials)),
+          result: record(r, userOf(options.credentials)),
         })) as Awaited<ReturnType<PermissionsService['authorize']>>;
       },
       async authorizeConditional(requests, options) {
         return requests.map(r => ({
-          result: decide(r.permission.name, userOf(options.credentials)),
+          result: record(r, userOf(options.credentials)),
         })) as Awaited<ReturnType<PermissionsService['authorizeConditional']>>;
       },
     };
@@ -133,6 +154,8 @@ const permissionsFactory = createServiceFactory({
 
 export interface KryptonTestBackend {
   server: Parameters<typeof import('supertest')>[0];
+  /** Base URL of the backend's HTTP server, for clients other than supertest. */
+  url: string;
   sink: CaptureSink;
   stop(): Promise<void>;
 }
@@ -208,7 +231,12 @@ export async function startKryptonBackend(
       }),
     ],
   });
-  return { server: backend.server, sink, stop: () => backend.stop() };
+  return {
+    server: backend.server,
+    url: `http://127.0.0.1:${backend.server.port()}`,
+    sink,
+    stop: () => backend.stop(),
+  };
 }
 
 /** The Authorization header of a signed-in Backstage user. */

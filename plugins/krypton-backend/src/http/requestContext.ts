@@ -1,7 +1,7 @@
 import {
   BackstageCredentials,
   BackstageUserPrincipal,
-  HttpAuthService,
+  LoggerService,
   PermissionsService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
@@ -10,10 +10,8 @@ import {
   Permission,
 } from '@backstage/plugin-permission-common';
 import {
-  AuthorizeLive,
+  AccessPolicy,
   KryptonError,
-  LiveSecrets,
-  NativeSecret,
   Principal,
   SecretAction,
   evaluateAccess,
@@ -26,11 +24,19 @@ import {
   messages,
   validateNamespace,
 } from '@krypton/plugin-krypton-common';
+import {
+  LiveGate,
+  LiveSecrets,
+  NativeSecret,
+  RequestGateways,
+  engineGateways,
+} from '@krypton/plugin-krypton-common/engine';
 import { Request } from 'express';
 import { KryptonBackendConfig } from '../config';
 import { impersonationFor } from '../identity';
 import { Cluster } from '../kubernetes/clusters';
-import { KubeSecretGateway } from '../kubernetes/secretGateway';
+import { HttpKubeGateway } from '../kubernetes/kubeGateway';
+import { credentialsOf } from './authGate';
 
 const PERMISSION_FOR: Record<SecretAction, Permission> = {
   read: kryptonSecretReadPermission,
@@ -46,8 +52,11 @@ export interface SecretRequestContext {
   cluster: Cluster;
   namespace: string;
   credentials: BackstageCredentials<BackstageUserPrincipal>;
+  principal: Principal;
+  /** The user's identity and Krypton's own; engines choose per call (engineGateways). */
+  gateways: RequestGateways;
   live: LiveSecrets;
-  authorize: AuthorizeLive;
+  gate: LiveGate;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
   /** Which Secret an audit event is about; never anything from its data. */
@@ -57,9 +66,9 @@ export interface SecretRequestContext {
 export interface ContextDeps {
   config: KryptonBackendConfig;
   clusters: Cluster[];
-  httpAuth: HttpAuthService;
   userInfo: UserInfoService;
   permissions: PermissionsService;
+  logger: LoggerService;
 }
 
 /** Fails with 403 unless the Backstage permission policy allows every check. */
@@ -83,72 +92,78 @@ export async function authorizePermissions(
 
 /**
  * Resolves, for one request, who the user is, which cluster and namespace it targets, the
- * gateway to use for live Secrets, and the gate that every route runs on the live object.
+ * gateways of both identities, and the gate that every route runs on the live object.
  */
 export function createContextResolver(deps: ContextDeps) {
-  const { config, clusters, httpAuth, userInfo, permissions } = deps;
+  const { config, clusters, userInfo, permissions, logger } = deps;
   const clusterByName = new Map(clusters.map(c => [c.name, c]));
+  const policy: AccessPolicy = {
+    admins: config.admins,
+    // Without Kubernetes RBAC behind Krypton, a Secret without rules must not be open to all.
+    rulesRequired: config.identity === 'serviceAccount',
+  };
 
   return async function context(req: Request): Promise<SecretRequestContext> {
-    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
+    const credentials = credentialsOf(req);
+    const clusterName = req.params.cluster ?? clusters[0].name;
+    const cluster = clusterByName.get(clusterName);
+    if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
+    const namespace = validateNamespace(req.params.namespace);
     const info = await userInfo.getUserInfo(credentials);
     const principal: Principal = {
       userEntityRef: info.userEntityRef,
       ownershipEntityRefs: info.ownershipEntityRefs,
     };
-    const clusterName = req.params.cluster ?? clusters[0].name;
-    const cluster = clusterByName.get(clusterName);
-    if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
-    const namespace = validateNamespace(req.params.namespace);
-    // Live Secrets are read and written as the user, except in serviceAccount mode. Headers that
-    // the client sent never reach Kubernetes: the impersonation comes from the Backstage identity.
-    const gateway = new KubeSecretGateway(
-      cluster.transport,
-      config.identity === 'serviceAccount'
-        ? undefined
-        : impersonationFor(principal, config),
-    );
+    // Headers that the client sent never reach Kubernetes: the impersonation comes only from the
+    // Backstage identity.
+    const krypton = new HttpKubeGateway(cluster.transport, logger);
+    const gateways: RequestGateways = {
+      krypton,
+      user:
+        config.identity === 'serviceAccount'
+          ? krypton
+          : new HttpKubeGateway(
+              cluster.transport,
+              logger,
+              impersonationFor(principal, config),
+            ),
+    };
     const live = new LiveSecrets({
-      gateway,
+      gateway: engineGateways(config.identity, gateways).live,
       cluster: cluster.name,
       annotationPrefix: config.annotationPrefix,
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
     });
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
-      evaluateAccess(
-        live.accessRules(secret),
-        principal,
-        action,
-        config.admins,
-      ) === 'deny';
-    const authorize: AuthorizeLive = async (secret, actions) => {
-      const resourceRef = `${cluster.name}/${namespace}/${secret.metadata.name}`;
-      await authorizePermissions(
-        permissions,
-        credentials,
-        [...new Set(actions.map(a => PERMISSION_FOR[a]))].map(permission => ({
-          permission,
-          resourceRef,
-        })),
-      );
-      if (actions.some(action => aclDenies(secret, action))) {
-        throw new KryptonError('forbidden', messages.forbiddenAcl);
-      }
+      evaluateAccess(live.accessRules(secret), principal, action, policy) ===
+      'deny';
+    const gate: LiveGate = {
+      permit: (name, actions) =>
+        authorizePermissions(
+          permissions,
+          credentials,
+          [...new Set(actions.map(a => PERMISSION_FOR[a]))].map(permission => ({
+            permission,
+            resourceRef: `${cluster.name}/${namespace}/${name}`,
+          })),
+        ),
+      admit: (secret, actions) => {
+        if (actions.some(action => aclDenies(secret, action))) {
+          throw new KryptonError('forbidden', messages.forbiddenAcl);
+        }
+      },
     };
-    const auditMeta = (name: string) => ({
-      cluster: cluster.name,
-      namespace,
-      name,
-    });
     return {
       cluster,
       namespace,
       credentials,
+      principal,
+      gateways,
       live,
-      authorize,
+      gate,
       mayList: secret => !aclDenies(secret, 'read'),
-      auditMeta,
+      auditMeta: name => ({ cluster: cluster.name, namespace, name }),
     };
   };
 }

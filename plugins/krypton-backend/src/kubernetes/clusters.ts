@@ -1,5 +1,6 @@
 import { InputError } from '@backstage/errors';
 import { KubeConfig } from '@kubernetes/client-node';
+import { existsSync } from 'node:fs';
 import { ClusterConfig } from '../config';
 import { KubeTransport } from './transport';
 
@@ -8,7 +9,33 @@ export interface Cluster {
   transport: KubeTransport;
 }
 
-function kubeConfigFor(cluster: ClusterConfig): KubeConfig {
+/** Where a pod finds its projected ServiceAccount token. */
+export const IN_CLUSTER_TOKEN_FILE =
+  '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+type User = NonNullable<ReturnType<KubeConfig['getCurrentUser']>>;
+
+/**
+ * Krypton's credentials for a configured cluster: its ServiceAccount token, or else the pod's own
+ * ServiceAccount when Krypton runs inside a cluster. Without either, every request would be
+ * anonymous, so that is a start-up error rather than a stream of 401s.
+ */
+function credentialsFor(cluster: ClusterConfig, tokenFile: string): User {
+  if (cluster.serviceAccountToken) {
+    return { name: 'krypton', token: cluster.serviceAccountToken };
+  }
+  if (existsSync(tokenFile)) {
+    return {
+      name: 'krypton',
+      authProvider: { name: 'tokenFile', config: { tokenFile } },
+    };
+  }
+  throw new InputError(
+    `Krypton cluster ${cluster.name} has no serviceAccountToken, and Krypton does not run in a cluster with a ServiceAccount token at ${tokenFile}: it would send anonymous requests`,
+  );
+}
+
+function kubeConfigFor(cluster: ClusterConfig, tokenFile: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [
@@ -20,21 +47,42 @@ function kubeConfigFor(cluster: ClusterConfig): KubeConfig {
         skipTLSVerify: cluster.skipTLSVerify,
       },
     ],
-    users: [{ name: 'krypton', token: cluster.serviceAccountToken }],
+    users: [credentialsFor(cluster, tokenFile)],
     contexts: [{ name: cluster.name, cluster: cluster.name, user: 'krypton' }],
     currentContext: cluster.name,
   });
   return kc;
 }
 
+function hasCredentials(user: User | null): boolean {
+  return Boolean(
+    user &&
+      (user.token ||
+        user.username ||
+        user.certFile ||
+        user.certData ||
+        user.exec ||
+        user.authProvider),
+  );
+}
+
 /**
  * One transport per configured cluster, in config order; the first is the default. Without any
  * configured cluster, Krypton uses the standard KUBECONFIG / in-cluster resolution of client-node.
  */
-export function createClusters(configs: ClusterConfig[]): Cluster[] {
+export function createClusters(
+  configs: ClusterConfig[],
+  options: { inClusterTokenFile?: string } = {},
+): Cluster[] {
+  const tokenFile = options.inClusterTokenFile ?? IN_CLUSTER_TOKEN_FILE;
   if (configs.length === 0) {
     const kc = new KubeConfig();
     kc.loadFromDefault();
+    if (!hasCredentials(kc.getCurrentUser())) {
+      throw new InputError(
+        'Krypton found no cluster in its config, and the default kubeconfig has no credentials: it would send anonymous requests',
+      );
+    }
     return [
       {
         name: kc.getCurrentCluster()?.name ?? 'default',
@@ -49,6 +97,9 @@ export function createClusters(configs: ClusterConfig[]): Cluster[] {
         `Krypton cluster ${c.name} uses http; set skipTLSVerify: true to allow that (local development only)`,
       );
     }
-    return { name: c.name, transport: new KubeTransport(kubeConfigFor(c)) };
+    return {
+      name: c.name,
+      transport: new KubeTransport(kubeConfigFor(c, tokenFile)),
+    };
   });
 }

@@ -1,18 +1,20 @@
-import { InMemorySecretGateway } from '../__testUtils__/InMemorySecretGateway';
+import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
 import { KryptonError } from '../errors';
 import { textToBase64 } from '../encoding';
-import { LiveSecrets } from './liveSecrets';
+import { LiveGate, LiveSecrets } from './liveSecrets';
+import { SECRETS } from './types';
 
 const NS = 'ns';
-const allow = async () => undefined;
+const allow: LiveGate = { permit: async () => undefined, admit: () => undefined };
 
-function setup(managedOnly = true) {
-  const gateway = new InMemorySecretGateway();
+function setup(managedOnly = true, historyLimit = 20) {
+  const gateway = new InMemoryKubeGateway();
   const live = new LiveSecrets({
     gateway,
     cluster: 'c',
     annotationPrefix: 'krypton.io',
     managedOnly,
+    historyLimit: { ok: true, value: historyLimit },
   });
   return { gateway, live };
 }
@@ -54,15 +56,18 @@ describe('LiveSecrets', () => {
       live.update(NS, 'a', { resourceVersion: 'old', data: { k: 'w' } }, allow),
     );
     expect(err.status).toBe(409);
-    expect(gateway.calls).toEqual(['get a']);
+    expect(gateway.calls).toEqual(['get secrets a']);
   });
 
   it('authorizes against the live object before planning the write', async () => {
     const { gateway, live } = setup();
     const s = await live.create(NS, { name: 'a', data: { k: 'v' } });
     gateway.calls.length = 0;
-    const refuse = async () => {
-      throw new KryptonError('forbidden', 'no');
+    const refuse: LiveGate = {
+      permit: async () => undefined,
+      admit: () => {
+        throw new KryptonError('forbidden', 'no');
+      },
     };
     const err = await rejection(
       live.update(
@@ -73,7 +78,34 @@ describe('LiveSecrets', () => {
       ),
     );
     expect(err.status).toBe(403);
-    expect(gateway.calls).toEqual(['get a']);
+    expect(gateway.calls).toEqual(['get secrets a']);
+  });
+
+  it('checks permissions beside the live read, and reports the read, then the permission, then the rules', async () => {
+    const { gateway, live } = setup();
+    await live.create(NS, { name: 'a', data: { k: 'v' } });
+    const order: string[] = [];
+    const get = gateway.get.bind(gateway);
+    gateway.get = async (type, ns, name) => {
+      order.push('read started');
+      const out = await get(type, ns, name);
+      order.push('read done');
+      return out;
+    };
+    const refusing = (which: 'permit' | 'admit'): LiveGate => ({
+      permit: async () => {
+        order.push('permit started');
+        if (which === 'permit') throw new KryptonError('forbidden', 'permission');
+      },
+      admit: () => {
+        if (which === 'admit') throw new KryptonError('forbidden', 'rules');
+      },
+    });
+    expect((await rejection(live.get(NS, 'a', refusing('permit')))).message).toBe('permission');
+    expect(order).toEqual(['permit started', 'read started', 'read done']);
+    expect((await rejection(live.get(NS, 'a', refusing('admit')))).message).toBe('rules');
+    // A read that fails wins over a permission refusal, as if the checks ran in sequence.
+    expect((await rejection(live.get(NS, 'missing', refusing('permit')))).status).toBe(404);
   });
 
   it('keeps binary values when a client sends only the text subset', async () => {
@@ -129,7 +161,7 @@ describe('LiveSecrets', () => {
 
   it('refuses data edits of a Secret with a malformed counter', async () => {
     const { gateway, live } = setup();
-    const s = gateway.put(NS, {
+    const s = gateway.put(SECRETS, NS, {
       metadata: {
         name: 'a',
         labels: { 'krypton.io/managed-by': 'krypton' },
@@ -151,7 +183,7 @@ describe('LiveSecrets', () => {
 
   it('preserves owner references and finalizers and drops managed fields', async () => {
     const { gateway, live } = setup();
-    const s = gateway.put(NS, {
+    const s = gateway.put(SECRETS, NS, {
       metadata: {
         name: 'a',
         labels: { 'krypton.io/managed-by': 'krypton' },
@@ -175,8 +207,8 @@ describe('LiveSecrets', () => {
 
   it('hides unmanaged Secrets and snapshots unless managed-only is off', async () => {
     const { gateway, live } = setup();
-    gateway.put(NS, { metadata: { name: 'native' }, data: {} });
-    gateway.put(NS, {
+    gateway.put(SECRETS, NS, { metadata: { name: 'native' }, data: {} });
+    gateway.put(SECRETS, NS, {
       metadata: {
         name: 'snap',
         labels: {
@@ -185,7 +217,8 @@ describe('LiveSecrets', () => {
         },
       },
     });
-    expect(await live.list(NS)).toEqual([]);
+    const all = () => true;
+    expect(await live.listSummaries(NS, all)).toEqual([]);
     expect((await rejection(live.load(NS, 'native'))).status).toBe(404);
     expect((await rejection(live.load(NS, 'snap'))).status).toBe(404);
 
@@ -194,7 +227,180 @@ describe('LiveSecrets', () => {
       cluster: 'c',
       annotationPrefix: 'krypton.io',
       managedOnly: false,
+      historyLimit: { ok: true, value: 20 },
     });
-    expect((await open.list(NS)).map(s => s.metadata.name)).toEqual(['native']);
+    expect((await open.listSummaries(NS, all)).map(s => s.name)).toEqual([
+      'native',
+    ]);
+  });
+
+  it('lists in pages of 100 that exclude history in the selector, sorted by name', async () => {
+    const { gateway, live } = setup();
+    for (let i = 0; i < 250; i++) {
+      gateway.put(SECRETS, NS, {
+        metadata: {
+          name: `s-${String(249 - i).padStart(3, '0')}`,
+          labels: { 'krypton.io/managed-by': 'krypton' },
+        },
+        data: { k: textToBase64('v') },
+      });
+    }
+    const pages: Array<{ selector?: string; limit: number }> = [];
+    const list = gateway.list.bind(gateway);
+    gateway.list = async (type, ns, request) => {
+      pages.push({ selector: request.labelSelector, limit: request.limit });
+      return list(type, ns, request);
+    };
+    const summaries = await live.listSummaries(NS, s => s.metadata.name !== 's-007');
+    expect(summaries).toHaveLength(249);
+    expect(summaries[0].name).toBe('s-000');
+    expect(summaries.some(s => s.name === 's-007')).toBe(false);
+    expect(summaries[0]).not.toHaveProperty('data');
+    expect(pages).toEqual(
+      Array(3).fill({
+        selector: 'krypton.io/managed-by=krypton,krypton.io/kind!=history',
+        limit: 100,
+      }),
+    );
+  });
+
+  it('refuses a namespace over the list budget instead of truncating it', async () => {
+    const { gateway, live } = setup(false);
+    for (let i = 0; i < 2001; i++) {
+      gateway.put(SECRETS, NS, { metadata: { name: `s-${i}` }, data: {} });
+    }
+    const err = await rejection(live.listSummaries(NS, () => true));
+    expect(err.status).toBe(503);
+    expect(err.message).toMatch(/more Secrets than Krypton lists/);
+  });
+
+  it('never reveals the values of service-account tokens, even to those who may read them', async () => {
+    const { gateway, live } = setup();
+    gateway.put(SECRETS, NS, {
+      metadata: {
+        name: 'token',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
+      type: 'kubernetes.io/service-account-token',
+      data: { token: textToBase64('t') },
+    });
+    const err = await rejection(live.get(NS, 'token', allow));
+    expect(err.status).toBe(403);
+    expect(err.message).toMatch(/never revealed/);
+    // Its metadata stays listable.
+    expect(
+      (await live.listSummaries(NS, () => true)).map(s => s.name),
+    ).toEqual(['token']);
+  });
+
+  it("drops kubectl's last-applied copy on data changes and keeps it on metadata edits", async () => {
+    const { gateway, live } = setup();
+    const lastApplied = JSON.stringify({ data: { t: textToBase64('old') } });
+    const s = gateway.put(SECRETS, NS, {
+      metadata: {
+        name: 'a',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': lastApplied,
+        },
+      },
+      data: { t: textToBase64('old') },
+    });
+    const meta = live.planUpdate(s, {
+      resourceVersion: s.metadata.resourceVersion!,
+      description: 'd',
+    });
+    expect(
+      meta.replacement.metadata.annotations?.[
+        'kubectl.kubernetes.io/last-applied-configuration'
+      ],
+    ).toBe(lastApplied);
+    const rotated = live.planUpdate(s, {
+      resourceVersion: s.metadata.resourceVersion!,
+      data: { t: 'new' },
+    });
+    expect(rotated.replacement.metadata.annotations).not.toHaveProperty([
+      'kubectl.kubernetes.io/last-applied-configuration',
+    ]);
+  });
+
+  describe('checkWrite', () => {
+    const live = setup().live;
+    const secret = (extra: Record<string, unknown> = {}) => ({
+      metadata: {
+        name: 'a',
+        uid: 'u',
+        resourceVersion: '7',
+        annotations: { 'krypton.io/version': '3' },
+      },
+      data: { k: textToBase64('v') },
+      ...extra,
+    });
+
+    it('checks the revision before the type, and the type before immutability', () => {
+      const frozenToken = secret({
+        type: 'kubernetes.io/service-account-token',
+        immutable: true,
+      });
+      const stale = () =>
+        live.checkWrite(frozenToken, { resourceVersion: '6', data: {} });
+      expect(stale).toThrow(/has changed since it was loaded/);
+      const typed = () =>
+        live.checkWrite(frozenToken, { resourceVersion: '7', data: {} });
+      expect(typed).toThrow(/Service-account token/);
+    });
+
+    it('passes byte-identical writes of immutable Secrets without a new version', () => {
+      const frozen = secret({ immutable: true });
+      expect(
+        live.checkWrite(frozen, { resourceVersion: '7', data: frozen.data }),
+      ).toEqual({ dataChanged: false, version: 3 });
+      expect(() =>
+        live.checkWrite(frozen, { resourceVersion: '7', data: {} }),
+      ).toThrow(/immutable/);
+    });
+
+    it('gives the next counter for a data change', () => {
+      expect(
+        live.checkWrite(secret(), { resourceVersion: '7', data: {} }),
+      ).toEqual({ dataChanged: true, version: 4 });
+    });
+
+    it('refuses data changes while the history limit is invalid, and lets metadata edits pass', () => {
+      const broken = new LiveSecrets({
+        gateway: new InMemoryKubeGateway(),
+        cluster: 'c',
+        annotationPrefix: 'krypton.io',
+        managedOnly: true,
+        historyLimit: { ok: false, error: 'bad limit' },
+      });
+      const s = secret();
+      let err: unknown;
+      try {
+        broken.checkWrite(s, { resourceVersion: '7', data: {} });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ status: 503, message: 'bad limit' });
+      expect(
+        broken.checkWrite(s, { resourceVersion: '7', data: s.data }),
+      ).toEqual({ dataChanged: false, version: 3 });
+    });
+
+    it('measures raw writes by decoded bytes and client writes by the estimate', () => {
+      // 900 KiB of bytes: within Kubernetes' bound, above the 1.4 estimate's.
+      const blob = btoa('x'.repeat(900 * 1024));
+      expect(
+        live.checkWrite(secret(), { resourceVersion: '7', data: { b: blob } })
+          .dataChanged,
+      ).toBe(true);
+      expect(() =>
+        live.checkWrite(secret(), {
+          resourceVersion: '7',
+          data: { b: blob },
+          estimate: { text: {}, binary: { b: blob } },
+        }),
+      ).toThrow('Secret is too large');
+    });
   });
 });

@@ -21,22 +21,32 @@ import { Parsed } from '../settings';
 import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { isSnapshotName } from '../validation';
 import { fromKubeError } from './errors';
-import { NativeSecret, SecretGateway } from './types';
+import { IncompleteListError, readInventory } from './inventory';
+import { KubeGateway, NativeSecret, SECRETS } from './types';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 
 /**
- * Gates one action on the current live object, before anything else happens. It throws a
- * KryptonError to refuse.
+ * kubectl apply keeps the whole applied object here, data included: after a rotation it would
+ * still hold the old values, so data-changing writes drop it, and it never reaches a snapshot.
  */
-export type AuthorizeLive = (
-  live: NativeSecret,
-  actions: SecretAction[],
-) => Promise<void>;
+export const LAST_APPLIED_ANNOTATION =
+  'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The gates of a request, in two parts so that the one that needs no live object can run beside
+ * the live read. Both throw a KryptonError to refuse.
+ */
+export interface LiveGate {
+  /** Checks that need only the Secret's name (the Backstage permission policy). */
+  permit(name: string, actions: SecretAction[]): Promise<void>;
+  /** Checks of the current live object (its access rules). */
+  admit(live: NativeSecret, actions: SecretAction[]): void;
+}
 
 export interface LiveSecretsOptions {
   /** Gateway for reads and writes of live Secrets (the user's identity where configured). */
-  gateway: SecretGateway;
+  gateway: KubeGateway;
   cluster: string;
   annotationPrefix: string;
   managedOnly: boolean;
@@ -44,7 +54,39 @@ export interface LiveSecretsOptions {
    * The parsed KRYPTON_HISTORY_LIMIT. Data-changing writes are history writes (a snapshot goes in
    * front of each), so an invalid limit refuses them with 503; metadata-only edits still pass.
    */
-  historyLimit?: Parsed<number>;
+  historyLimit: Parsed<number>;
+}
+
+/** A proposed write of a live Secret's data, as every data-changing route describes it. */
+export interface WriteProposal {
+  /** The metadata.resourceVersion that the client loaded. */
+  resourceVersion: string;
+  /** The complete native data map (base64 values) that the write would leave. */
+  data: Record<string, string>;
+  type?: string;
+  immutable?: boolean;
+  /**
+   * Text and binary values of a write built from client input, measured with the conservative
+   * estimate; without it (raw restores), Kubernetes' decoded-size bound applies.
+   */
+  estimate?: { text: Record<string, string>; binary: Record<string, string> };
+}
+
+/** What checkWrite found: whether the data changes, and the app counter the write must carry. */
+export interface WriteCheck {
+  dataChanged: boolean;
+  /** The counter after the write: the current one for metadata-only writes. */
+  version: number;
+}
+
+/** The parts of a live Secret that one write sets. */
+export interface ReplacementSpec {
+  data: Record<string, string>;
+  check: WriteCheck;
+  immutable?: boolean;
+  /** The empty string removes the description. */
+  description?: string;
+  access?: Partial<AccessRules>;
 }
 
 /** Splits native data into lossless text and original base64, in prototype-less maps. */
@@ -147,9 +189,7 @@ export class LiveSecrets {
   }
 
   /** Runs one gateway call, turning Kubernetes failures into Krypton's fixed errors. */
-  private async kube<T>(
-    call: (gateway: SecretGateway) => Promise<T>,
-  ): Promise<T> {
+  private async kube<T>(call: (gateway: KubeGateway) => Promise<T>): Promise<T> {
     try {
       return await call(this.options.gateway);
     } catch (err) {
@@ -168,43 +208,88 @@ export class LiveSecrets {
     namespace: string,
     name: string,
   ): Promise<NativeSecret> {
-    const secret = await this.kube(g => g.getSecret(namespace, name));
+    const secret = await this.kube(g => g.get(SECRETS, namespace, name));
     if (this.isSnapshot(secret)) throw notFound();
     return secret;
   }
 
-  async get(
+  /**
+   * Reads the live Secret and passes it through the gates, refusing in this order: the read (RBAC,
+   * not found), the permission policy, the access rules of the object just read. The permission
+   * check needs no live object, so it runs beside the read instead of after it.
+   */
+  async loadGated(
     namespace: string,
     name: string,
-    authorize: AuthorizeLive,
+    actions: SecretAction[],
+    gate: LiveGate,
+    options: { managedOnly?: boolean } = {},
   ): Promise<NativeSecret> {
-    const live = await this.load(namespace, name);
-    await authorize(live, ['read', 'reveal']);
+    const permitted = gate.permit(name, actions);
+    // Observed below, after the read; this only keeps a refusal from counting as unhandled while
+    // the read is still running.
+    permitted.catch(() => undefined);
+    const live =
+      options.managedOnly === false
+        ? await this.loadAny(namespace, name)
+        : await this.load(namespace, name);
+    await permitted;
+    gate.admit(live, actions);
     return live;
   }
 
-  /** Every served Secret of a namespace, following continuation tokens to the end. */
-  async list(namespace: string): Promise<NativeSecret[]> {
-    const out: NativeSecret[] = [];
-    const labelSelector = this.options.managedOnly
-      ? `${this.keys.managedBy}=${MANAGED_BY_VALUE}`
-      : undefined;
-    let continueToken: string | undefined;
-    const seen = new Set<string>();
-    do {
-      const options = { labelSelector, limit: 500, continueToken };
-      const page = await this.kube(g => g.listSecrets(namespace, options));
-      out.push(...page.items.filter(s => !this.isSnapshot(s)));
-      continueToken = page.continueToken;
-      if (continueToken !== undefined) {
-        if (seen.has(continueToken))
-          throw new KryptonError('unavailable', messages.unavailable);
-        seen.add(continueToken);
+  /** A live Secret with its values, for a caller allowed to read and reveal it. */
+  async get(
+    namespace: string,
+    name: string,
+    gate: LiveGate,
+  ): Promise<NativeSecret> {
+    const live = await this.loadGated(namespace, name, ['read', 'reveal'], gate);
+    // Such a token is a credential of the cluster itself: whoever may otherwise read the Secret
+    // through Krypton still never gets its values from Krypton.
+    if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
+      throw new KryptonError('forbidden', messages.serviceAccountTokenValues);
+    }
+    return live;
+  }
+
+  /** The label selector of the Secret list: never history, and only managed Secrets if so set. */
+  listSelector(): string {
+    const notHistory = `${this.keys.kind}!=history`;
+    return this.options.managedOnly
+      ? `${this.keys.managedBy}=${MANAGED_BY_VALUE},${notHistory}`
+      : notHistory;
+  }
+
+  /**
+   * Summaries of every served Secret of a namespace that `visible` admits, sorted by name. Pages
+   * are summarized as they arrive, so values are held one page at a time. A namespace over the
+   * inventory budget is refused, never listed in part.
+   */
+  async listSummaries(
+    namespace: string,
+    visible: (secret: NativeSecret) => boolean,
+  ): Promise<SecretSummary[]> {
+    const out: SecretSummary[] = [];
+    try {
+      for await (const page of readInventory(
+        request => this.options.gateway.list(SECRETS, namespace, request),
+        { labelSelector: this.listSelector() },
+      )) {
+        for (const secret of page) {
+          if (!this.isSnapshot(secret) && visible(secret))
+            out.push(this.toSummary(secret));
+        }
       }
-    } while (continueToken);
-    return out.sort((a, b) =>
-      (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
-    );
+    } catch (err) {
+      if (err instanceof IncompleteListError) {
+        throw err.cause === 'budget'
+          ? new KryptonError('unavailable', messages.listTooLarge)
+          : new KryptonError('unavailable', messages.unavailable);
+      }
+      throw fromKubeError(err);
+    }
+    return out.sort((x, y) => x.name.localeCompare(y.name));
   }
 
   async create(
@@ -241,93 +326,72 @@ export class LiveSecrets {
       data,
     };
     if (req.immutable !== undefined) secret.immutable = req.immutable;
-    return this.kube(g => g.createSecret(namespace, secret));
+    return this.kube(g => g.create(SECRETS, namespace, secret));
   }
 
-  /** Builds the replacement for an update; exported for the history engine to reuse. */
-  planUpdate(
-    live: NativeSecret,
-    req: UpdateSecretRequest,
-  ): {
-    replacement: NativeSecret;
-    dataChanged: boolean;
-  } {
-    if (live.metadata.resourceVersion !== req.resourceVersion) {
+  /**
+   * May this live Secret take the proposed write? Checks, in order: the loaded revision, the
+   * native type (service-account tokens, type changes), immutability, size, the app counter and
+   * the history limit. Restore runs this before it saves the current state; update runs it
+   * before it builds the replacement.
+   */
+  checkWrite(live: NativeSecret, proposal: WriteProposal): WriteCheck {
+    if (live.metadata.resourceVersion !== proposal.resourceVersion) {
       throw new KryptonError('conflict', messages.staleRevision);
     }
     const liveType = live.type ?? 'Opaque';
     if (liveType === SERVICE_ACCOUNT_TOKEN_TYPE) {
       throw new KryptonError('unprocessable', messages.serviceAccountToken);
     }
-    if (req.type !== undefined && req.type !== liveType) {
+    if (proposal.type !== undefined && proposal.type !== liveType) {
       throw new KryptonError('unprocessable', messages.typeChange);
     }
-    if (live.immutable === true && req.immutable === false) {
+    if (live.immutable === true && proposal.immutable === false) {
       throw new KryptonError(
         'unprocessable',
         'An immutable Secret cannot be made mutable.',
       );
     }
-
-    const liveData = live.data ?? {};
-    let data: Record<string, string>;
-    let text = emptyMap<string>();
-    let binary = emptyMap<string>();
-    if (req.data === undefined && req.binaryData === undefined) {
-      data = emptyMap<string>();
-      for (const key of Object.keys(liveData)) data[key] = liveData[key];
-    } else {
-      const current = splitData(liveData);
-      text = req.data ?? emptyMap<string>();
-      binary = req.binaryData ?? emptyMap<string>();
-      rejectOverlap(text, binary);
-      data = emptyMap<string>();
-      // Binary values survive a text-only edit: a client that round-trips only the text subset
-      // of a DTO must not drop them.
-      if (req.binaryData === undefined) {
-        for (const key of Object.keys(current.binaryData)) {
-          if (!(key in text)) binary[key] = current.binaryData[key];
-        }
-      }
-      if (req.data === undefined) {
-        for (const key of Object.keys(current.data)) {
-          if (!(key in binary)) text[key] = current.data[key];
-        }
-      }
-      for (const key of Object.keys(binary)) data[key] = binary[key];
-      for (const key of Object.keys(text)) {
-        // Unchanged text keeps its original bytes rather than a re-encoding.
-        data[key] =
-          current.data[key] === text[key]
-            ? liveData[key]
-            : textToBase64(text[key]);
-      }
-    }
-    const dataChanged = !sameData(liveData, data);
+    const dataChanged = !sameData(live.data, proposal.data);
     if (dataChanged && live.immutable === true) {
       throw new KryptonError('unprocessable', messages.immutableData);
     }
-    if (
-      dataChanged ? exceedsEstimate(text, binary) : exceedsDecodedBound(data)
-    ) {
-      throw new KryptonError('too_large', messages.tooLarge);
+    const tooLarge =
+      dataChanged && proposal.estimate
+        ? exceedsEstimate(proposal.estimate.text, proposal.estimate.binary)
+        : exceedsDecodedBound(proposal.data);
+    if (tooLarge) throw new KryptonError('too_large', messages.tooLarge);
+    const counter = parseVersionCounter(
+      live.metadata.annotations?.[this.keys.version],
+    );
+    if (!dataChanged) {
+      return { dataChanged, version: counter.ok ? counter.version : 0 };
     }
+    if (!counter.ok) throw new KryptonError('conflict', messages.invalidCounter);
+    const limit = this.options.historyLimit;
+    if (!limit.ok) throw new KryptonError('unavailable', limit.error);
+    return { dataChanged, version: counter.version + 1 };
+  }
 
+  /**
+   * The object that replaces a live Secret: its metadata (UID and resourceVersion as
+   * preconditions, owner references, finalizers, labels) with the new data, counter, description
+   * and rules. Managed fields are dropped, and so is kubectl's last-applied copy on data changes.
+   */
+  buildReplacement(live: NativeSecret, spec: ReplacementSpec): NativeSecret {
     const annotations: Record<string, string> = {
       ...(live.metadata.annotations ?? {}),
     };
-    if (dataChanged) {
-      const counter = parseVersionCounter(annotations[this.keys.version]);
-      if (!counter.ok)
-        throw new KryptonError('conflict', messages.invalidCounter);
-      annotations[this.keys.version] = String(counter.version + 1);
+    if (spec.check.dataChanged) {
+      annotations[this.keys.version] = String(spec.check.version);
+      delete annotations[LAST_APPLIED_ANNOTATION];
     }
-    if (req.description !== undefined) {
-      if (req.description === '') delete annotations[this.keys.description];
-      else annotations[this.keys.description] = req.description;
+    if (spec.description !== undefined) {
+      if (spec.description === '') delete annotations[this.keys.description];
+      else annotations[this.keys.description] = spec.description;
     }
-    if (req.access !== undefined) {
-      const rules = { ...this.accessRules(live), ...req.access };
+    if (spec.access !== undefined) {
+      const rules = { ...this.accessRules(live), ...spec.access };
       writeAccessRules(annotations, rules, this.keys);
     }
     const { managedFields: _dropped, ...metadata } = live.metadata;
@@ -335,31 +399,49 @@ export class LiveSecrets {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { ...metadata, annotations },
-      type: liveType,
-      data,
+      type: live.type ?? 'Opaque',
+      data: spec.data,
     };
-    const immutable = req.immutable ?? live.immutable;
+    const immutable = spec.immutable ?? live.immutable;
     if (immutable !== undefined) replacement.immutable = immutable;
-    return { replacement, dataChanged };
+    return replacement;
+  }
+
+  /** Checks an update request against the live Secret and builds its replacement. */
+  planUpdate(
+    live: NativeSecret,
+    req: UpdateSecretRequest,
+  ): { replacement: NativeSecret; check: WriteCheck } {
+    const merged = mergeData(live.data ?? {}, req);
+    const check = this.checkWrite(live, {
+      resourceVersion: req.resourceVersion,
+      data: merged.data,
+      type: req.type,
+      immutable: req.immutable,
+      estimate: merged.estimate,
+    });
+    const replacement = this.buildReplacement(live, {
+      data: merged.data,
+      check,
+      immutable: req.immutable,
+      description: req.description,
+      access: req.access,
+    });
+    return { replacement, check };
   }
 
   async update(
     namespace: string,
     name: string,
     req: UpdateSecretRequest,
-    authorize: AuthorizeLive,
+    gate: LiveGate,
   ): Promise<{ secret: NativeSecret; dataChanged: boolean }> {
-    const live = await this.load(namespace, name);
-    await authorize(live, requiredActions(req));
-    const { replacement, dataChanged } = this.planUpdate(live, req);
-    const limit = this.options.historyLimit;
-    if (dataChanged && limit && !limit.ok) {
-      throw new KryptonError('unavailable', limit.error);
-    }
+    const live = await this.loadGated(namespace, name, requiredActions(req), gate);
+    const { replacement, check } = this.planUpdate(live, req);
     const secret = await this.kube(g =>
-      g.replaceSecret(namespace, name, replacement),
+      g.replace(SECRETS, namespace, name, replacement),
     );
-    return { secret, dataChanged };
+    return { secret, dataChanged: check.dataChanged };
   }
 
   /** Marks an existing Secret as managed by Krypton, optionally with a description and rules. */
@@ -367,10 +449,15 @@ export class LiveSecrets {
     namespace: string,
     name: string,
     req: AdoptSecretRequest,
-    authorize: AuthorizeLive,
+    gate: LiveGate,
   ): Promise<NativeSecret> {
-    const live = await this.loadAny(namespace, name);
-    await authorize(live, ['update', 'manageAccess']);
+    const live = await this.loadGated(
+      namespace,
+      name,
+      ['update', 'manageAccess'],
+      gate,
+      { managedOnly: false },
+    );
     if (this.isManaged(live))
       throw new KryptonError('conflict', messages.alreadyManaged);
     // planUpdate refuses a stale revision and service-account tokens.
@@ -383,8 +470,52 @@ export class LiveSecrets {
       ...(replacement.metadata.labels ?? {}),
       [this.keys.managedBy]: MANAGED_BY_VALUE,
     };
-    return this.kube(g => g.replaceSecret(namespace, name, replacement));
+    return this.kube(g => g.replace(SECRETS, namespace, name, replacement));
   }
+}
+
+/**
+ * The native data map that an update request leaves. Without data and binaryData it is the live
+ * map, byte for byte. With data, text values are replaced; binary values are kept unless
+ * binaryData names the complete binary set. Unchanged text keeps its original bytes.
+ */
+function mergeData(
+  liveData: Record<string, string>,
+  req: UpdateSecretRequest,
+): { data: Record<string, string>; estimate?: WriteProposal['estimate'] } {
+  const data = emptyMap<string>();
+  if (req.data === undefined && req.binaryData === undefined) {
+    for (const key of Object.keys(liveData)) data[key] = liveData[key];
+    return { data };
+  }
+  const current = splitData(liveData);
+  const text = copyMap(req.data);
+  const binary = copyMap(req.binaryData);
+  rejectOverlap(text, binary);
+  // Binary values survive a text-only edit: a client that round-trips only the text subset of a
+  // DTO must not drop them.
+  if (req.binaryData === undefined) {
+    for (const key of Object.keys(current.binaryData)) {
+      if (!(key in text)) binary[key] = current.binaryData[key];
+    }
+  }
+  if (req.data === undefined) {
+    for (const key of Object.keys(current.data)) {
+      if (!(key in binary)) text[key] = current.data[key];
+    }
+  }
+  for (const key of Object.keys(binary)) data[key] = binary[key];
+  for (const key of Object.keys(text)) {
+    data[key] =
+      current.data[key] === text[key] ? liveData[key] : textToBase64(text[key]);
+  }
+  return { data, estimate: { text, binary } };
+}
+
+function copyMap(map: Record<string, string> | undefined) {
+  const out = emptyMap<string>();
+  for (const key of Object.keys(map ?? {})) out[key] = map![key];
+  return out;
 }
 
 function completeRules(partial: Partial<AccessRules> | undefined): AccessRules {

@@ -1,38 +1,104 @@
-/** The fields of a Kubernetes object's metadata that Krypton reads or must preserve. */
+/** A reference from an object to the object that owns it (a controller, for example). */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/**
+ * The fields of a Kubernetes object's metadata that Krypton reads or must preserve. Objects read
+ * from the API server may carry more; a replacement spreads the metadata it read, so nothing the
+ * server sent is dropped unless Krypton removes it on purpose.
+ */
 export interface ObjectMeta {
   name?: string;
+  generateName?: string;
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
+  generation?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   creationTimestamp?: string;
   deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
   finalizers?: string[];
-  ownerReferences?: Array<Record<string, unknown>>;
+  ownerReferences?: OwnerReference[];
   managedFields?: unknown[];
-  [other: string]: unknown;
 }
 
-/** A core/v1 Secret as the API server returns it: data values are base64. */
-export interface NativeSecret {
+/** Any namespaced API object; a metadata-only list returns exactly this shape. */
+export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
+}
+
+/** A core/v1 Secret as the API server returns it: data values are base64. */
+export interface NativeSecret extends KubeObject {
   type?: string;
   immutable?: boolean;
   data?: Record<string, string>;
 }
 
-export interface ListOptions {
-  labelSelector?: string;
-  limit?: number;
-  continueToken?: string;
+/** An apps/v1 Deployment, StatefulSet or DaemonSet; its spec is read by the engines that need it. */
+export interface Workload extends KubeObject {
+  spec?: Record<string, unknown>;
 }
 
-export interface SecretPage {
-  items: NativeSecret[];
+/**
+ * A namespaced resource of the API: where it lives and what it is called. The type parameter ties
+ * gateway calls to the shape of the objects they return.
+ */
+export interface ResourceType<T extends KubeObject> {
+  /** `/api/v1` for the core group, `/apis/<group>/<version>` otherwise. */
+  readonly apiPath: string;
+  readonly plural: string;
+  readonly kind: string;
+  /** Never set; it only carries T. */
+  readonly object?: T;
+}
+
+export const SECRETS: ResourceType<NativeSecret> = {
+  apiPath: '/api/v1',
+  plural: 'secrets',
+  kind: 'Secret',
+};
+export const DEPLOYMENTS: ResourceType<Workload> = {
+  apiPath: '/apis/apps/v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+};
+export const STATEFUL_SETS: ResourceType<Workload> = {
+  apiPath: '/apis/apps/v1',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+};
+export const DAEMON_SETS: ResourceType<Workload> = {
+  apiPath: '/apis/apps/v1',
+  plural: 'daemonsets',
+  kind: 'DaemonSet',
+};
+
+/** One page of a list request. */
+export interface PageRequest {
+  labelSelector?: string;
+  /** Objects per page (the API's limit parameter). */
+  limit: number;
   continueToken?: string;
+  /** The page fails with KubeApiError(0, 'ResponseTooLarge') once its body exceeds this. */
+  maxBytes: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Absent on the last page. */
+  continueToken?: string;
+  /** Bytes of the page's JSON body, for byte budgets. */
+  bytes: number;
 }
 
 /** UID and resourceVersion that a mutation must still find on the object. */
@@ -41,40 +107,138 @@ export interface Preconditions {
   resourceVersion: string;
 }
 
+/** One RFC 6902 operation. Paths escape "/" as "~1" and "~" as "~0". */
+export type JsonPatchOperation =
+  | { op: 'test' | 'add' | 'replace'; path: string; value: unknown }
+  | { op: 'remove'; path: string };
+
 /**
- * The small typed view of the Kubernetes API that Krypton's rules are written against. The
- * backend implements it over HTTP; unit tests implement it in memory. Failures are thrown as
- * KubeApiError.
+ * What a conditional delete left behind: the object is gone, or it is still there (finalizers
+ * hold it, with a deletionTimestamp) and this is its current state.
  */
-export interface SecretGateway {
-  getSecret(namespace: string, name: string): Promise<NativeSecret>;
-  listSecrets(namespace: string, options?: ListOptions): Promise<SecretPage>;
-  createSecret(namespace: string, secret: NativeSecret): Promise<NativeSecret>;
-  /** Full replacement; metadata.uid and metadata.resourceVersion are the preconditions. */
-  replaceSecret(
+export type DeleteOutcome<T extends KubeObject> =
+  | { gone: true }
+  | { gone: false; object: T };
+
+/**
+ * The small typed view of the Kubernetes API that Krypton's rules and engines are written
+ * against. The backend implements it over HTTP, for one identity; unit tests implement it in
+ * memory. Failures are thrown as KubeApiError, never mapped here: what a status means depends on
+ * the object and the step, so each engine maps them itself.
+ */
+export interface KubeGateway {
+  get<T extends KubeObject>(
+    type: ResourceType<T>,
     namespace: string,
     name: string,
-    secret: NativeSecret,
-  ): Promise<NativeSecret>;
-  deleteSecret(
+  ): Promise<T>;
+  /** One page of full objects. */
+  list<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    page: PageRequest,
+  ): Promise<Page<T>>;
+  /** One page of PartialObjectMetadata: names, labels, annotations, revisions; never data. */
+  listMetadata(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    page: PageRequest,
+  ): Promise<Page<KubeObject>>;
+  create<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    object: T,
+  ): Promise<T>;
+  /**
+   * Full replacement. The object's metadata.uid and metadata.resourceVersion are required: they
+   * are the preconditions that the API server checks.
+   */
+  replace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ): Promise<T>;
+  /** An RFC 6902 JSON Patch; put `test` operations first to make it conditional. */
+  patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    operations: JsonPatchOperation[],
+  ): Promise<T>;
+  /** A delete with UID and resourceVersion preconditions. */
+  delete<T extends KubeObject>(
+    type: ResourceType<T>,
     namespace: string,
     name: string,
     preconditions: Preconditions,
-  ): Promise<void>;
+  ): Promise<DeleteOutcome<T>>;
+}
+
+/** The reasons of metav1.Status that Krypton recognizes; anything else is reported as Unknown. */
+const STATUS_REASONS = new Set([
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+]);
+
+/** Reasons for failures that produced no usable answer (status 0, or a 2xx that was unusable). */
+export type LocalReason =
+  | 'Network'
+  | 'Timeout'
+  | 'ResponseTooLarge'
+  | 'MalformedResponse';
+const LOCAL_REASONS = new Set<string>([
+  'Network',
+  'Timeout',
+  'ResponseTooLarge',
+  'MalformedResponse',
+]);
+
+/**
+ * An upstream reason as Krypton may repeat it: one of the API's fixed reasons, or Unknown. The
+ * field comes from the response body, so it is never trusted as free text.
+ */
+export function sanitizeReason(raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  return typeof raw === 'string' &&
+    (STATUS_REASONS.has(raw) || LOCAL_REASONS.has(raw))
+    ? raw
+    : 'Unknown';
 }
 
 /**
- * A failed Kubernetes request. status is the HTTP status, or 0 when no answer arrived (the outcome
- * of a mutation is then unknown). The upstream message is kept out of this error on purpose:
- * nothing that reaches a log, an audit event or a response can carry it.
+ * A failed Kubernetes request. status is the HTTP status, or 0 when no usable answer arrived (the
+ * outcome of a mutation is then unknown). The upstream message is kept out of this error on
+ * purpose, and the reason is one of a fixed set: nothing that reaches a log, an audit event or a
+ * response can carry upstream text.
  */
 export class KubeApiError extends Error {
-  constructor(readonly status: number, readonly reason?: string) {
+  readonly reason?: string;
+
+  constructor(readonly status: number, reason?: string) {
+    const safe = sanitizeReason(reason);
     super(
       `Kubernetes request failed with ${status || 'no response'}${
-        reason ? ` (${reason})` : ''
+        safe ? ` (${safe})` : ''
       }`,
     );
     this.name = 'KubeApiError';
+    this.reason = safe;
   }
 }

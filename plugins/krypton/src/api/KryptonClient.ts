@@ -1,6 +1,6 @@
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
 import { KryptonApi, KryptonHealth } from './KryptonApi';
+import { responseError } from './responseError';
 
 /** KryptonApi over the backend plugin's HTTP routes, with the signed-in user's credentials. */
 export class KryptonClient implements KryptonApi {
@@ -11,7 +11,7 @@ export class KryptonClient implements KryptonApi {
   async getHealth(): Promise<KryptonHealth> {
     const base = await this.deps.discoveryApi.getBaseUrl('krypton');
     const res = await this.deps.fetchApi.fetch(`${base}/health`);
-    if (!res.ok) throw await ResponseError.fromResponse(res);
+    if (!res.ok) throw await responseError(res);
     return (await res.json()) as KryptonHealth;
   }
 }

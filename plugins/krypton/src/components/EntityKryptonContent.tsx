@@ -5,10 +5,11 @@ import {
   TableColumn,
 } from '@backstage/core-components';
 import { useEntity } from '@backstage/plugin-catalog-react';
+import { useKryptonAnnotationPrefix } from './annotationPrefix';
 import { ConnectionStatus } from './ConnectionStatus';
 import {
-  KRYPTON_SECRETS_ANNOTATION,
   SecretRef,
+  kryptonSecretsAnnotation,
   linkedSecrets,
 } from './linkedSecrets';
 
@@ -17,16 +18,18 @@ const columns: TableColumn<SecretRef>[] = [
   { title: 'Secret', field: 'name' },
 ];
 
-/** The entity tab: the Secrets that the entity's krypton.io/secrets annotation links to it. */
+/** The entity tab: the Secrets that the entity's <prefix>/secrets annotation links to it. */
 export const EntityKryptonContent = () => {
   const { entity } = useEntity();
-  const refs = linkedSecrets(entity);
+  const prefix = useKryptonAnnotationPrefix();
+  const refs = linkedSecrets(entity, prefix);
   if (refs.length === 0) {
+    const annotation = kryptonSecretsAnnotation(prefix);
     return (
       <EmptyState
         missing="field"
         title="No Secrets linked"
-        description={`Add a ${KRYPTON_SECRETS_ANNOTATION} annotation (namespace/name, comma-separated) to this entity.`}
+        description={`Add a ${annotation} annotation (namespace/name, comma-separated) to this entity.`}
       />
     );
   }

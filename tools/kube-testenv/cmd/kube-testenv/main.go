@@ -60,8 +60,8 @@ type state struct {
 func defaultIdentities() []identity {
 	return []identity{
 		{Key: "admin", User: "krypton-test-admin", Groups: []string{"system:masters"}},
-		// Krypton's own identity: may impersonate, and owns the history archive and workload
-		// patches in hybrid and serviceAccount modes.
+		// Krypton's own identity: may impersonate users and groups, and owns the history archive
+		// and workload patches in hybrid and serviceAccount modes.
 		{Key: "krypton", User: "system:serviceaccount:krypton-system:krypton", Groups: []string{"system:serviceaccounts", "system:serviceaccounts:krypton-system"}},
 		{Key: "alice", User: "alice", Groups: []string{"team-a"}},
 		{Key: "bob", User: "bob", Groups: []string{"team-b", "team-c"}},
@@ -414,7 +414,9 @@ type object struct {
 }
 
 // bootstrapObjects gives Krypton's identity what a real installation would: impersonation, and
-// the Secret and workload rights that hybrid and serviceAccount modes rely on.
+// the Secret and workload rights that hybrid and serviceAccount modes rely on. Impersonation
+// covers users and groups only, the two headers Krypton sends; impersonating a ServiceAccount,
+// a UID or extra fields stays forbidden, so that a test can tell if Krypton ever tries.
 func bootstrapObjects(krypton identity) []object {
 	const rbac = "/apis/rbac.authorization.k8s.io/v1"
 	role := func(name string, rules []map[string]any) object {
@@ -434,8 +436,7 @@ func bootstrapObjects(krypton identity) []object {
 	return []object{
 		{"/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "krypton-system"}}},
 		role("krypton-impersonator", []map[string]any{
-			{"apiGroups": []string{""}, "resources": []string{"users", "groups", "serviceaccounts"}, "verbs": []string{"impersonate"}},
-			{"apiGroups": []string{"authentication.k8s.io"}, "resources": []string{"userextras/*", "uids"}, "verbs": []string{"impersonate"}},
+			{"apiGroups": []string{""}, "resources": []string{"users", "groups"}, "verbs": []string{"impersonate"}},
 		}),
 		binding("krypton-impersonator"),
 		role("krypton-operator", []map[string]any{

@@ -1,0 +1,2 @@
+export { measure, formatTable, toRow } from './measure';
+export type { Sample, Row } from './measure';

@@ -1,0 +1,223 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  DeleteOutcome,
+  JsonPatchOperation,
+  KubeApiError,
+  KubeGateway,
+  KubeObject,
+  Page,
+  PageRequest,
+  Preconditions,
+  ResourceType,
+  sanitizeReason,
+} from '@krypton/plugin-krypton-common/engine';
+import {
+  Impersonation,
+  KubeRequest,
+  KubeResponse,
+  KubeTransport,
+  KubeTransportError,
+} from './transport';
+
+const seg = encodeURIComponent;
+
+const METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
+const LOCAL_REASON = {
+  network: 'Network',
+  timeout: 'Timeout',
+  too_large: 'ResponseTooLarge',
+} as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isKubeObject(value: unknown): value is KubeObject {
+  return isObject(value) && isObject(value.metadata);
+}
+
+/**
+ * KubeGateway over the Kubernetes REST API, for one identity: with an impersonation, every
+ * request acts as that user and groups; without, as the transport's own identity (Krypton's).
+ * Failures that point at the deployment rather than the request (Krypton's credentials refused,
+ * outages, timeouts) are logged with their status and fixed reason, never with a body.
+ */
+export class HttpKubeGateway implements KubeGateway {
+  constructor(
+    private readonly transport: KubeTransport,
+    private readonly logger: LoggerService,
+    private readonly impersonate?: Impersonation,
+  ) {}
+
+  private path(type: ResourceType<KubeObject>, namespace: string, name?: string) {
+    const base = `${type.apiPath}/namespaces/${seg(namespace)}/${type.plural}`;
+    return name === undefined ? base : `${base}/${seg(name)}`;
+  }
+
+  private async send(
+    type: ResourceType<KubeObject>,
+    req: KubeRequest,
+    expected: number[],
+  ): Promise<KubeResponse> {
+    let res: KubeResponse;
+    try {
+      res = await this.transport.request({ ...req, impersonate: this.impersonate });
+    } catch (err) {
+      if (!(err instanceof KubeTransportError)) throw err;
+      const reason = LOCAL_REASON[err.reason];
+      if (err.reason !== 'too_large') this.report(req, type, 0, reason);
+      throw new KubeApiError(0, reason);
+    }
+    if (!expected.includes(res.status)) {
+      const reason = sanitizeReason(isObject(res.body) ? res.body.reason : undefined);
+      if (res.status === 401 || res.status >= 500)
+        this.report(req, type, res.status, reason);
+      throw new KubeApiError(res.status, reason);
+    }
+    return res;
+  }
+
+  private report(
+    req: KubeRequest,
+    type: ResourceType<KubeObject>,
+    status: number,
+    reason: string | undefined,
+  ) {
+    const what =
+      status === 401
+        ? "Krypton's Kubernetes credentials were refused"
+        : 'Kubernetes is unavailable';
+    this.logger.error(
+      `${what}: ${req.method} ${type.plural} answered ${
+        status || 'nothing'
+      } (${reason ?? 'no reason'})`,
+      { code: status === 401 ? 'credentials_refused' : 'unavailable', status, reason: reason ?? '' },
+    );
+  }
+
+  private object<T extends KubeObject>(res: KubeResponse): T {
+    if (!isKubeObject(res.body)) throw new KubeApiError(502, 'MalformedResponse');
+    return res.body as T;
+  }
+
+  private page<T extends KubeObject>(res: KubeResponse): Page<T> {
+    const body = res.body;
+    if (!isObject(body) || !Array.isArray(body.items) || !body.items.every(isKubeObject))
+      throw new KubeApiError(502, 'MalformedResponse');
+    const next = isObject(body.metadata) ? body.metadata.continue : undefined;
+    return {
+      items: body.items as T[],
+      continueToken: typeof next === 'string' && next !== '' ? next : undefined,
+      bytes: res.bytes,
+    };
+  }
+
+  private listRequest(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    page: PageRequest,
+  ): KubeRequest {
+    return {
+      method: 'GET',
+      path: this.path(type, namespace),
+      query: {
+        labelSelector: page.labelSelector,
+        limit: String(page.limit),
+        continue: page.continueToken,
+      },
+      maxResponseBytes: page.maxBytes,
+    };
+  }
+
+  async get<T extends KubeObject>(type: ResourceType<T>, namespace: string, name: string) {
+    const res = await this.send(type, { method: 'GET', path: this.path(type, namespace, name) }, [200]);
+    return this.object<T>(res);
+  }
+
+  async list<T extends KubeObject>(type: ResourceType<T>, namespace: string, page: PageRequest) {
+    const res = await this.send(type, this.listRequest(type, namespace, page), [200]);
+    return this.page<T>(res);
+  }
+
+  async listMetadata(type: ResourceType<KubeObject>, namespace: string, page: PageRequest) {
+    const res = await this.send(
+      type,
+      { ...this.listRequest(type, namespace, page), accept: METADATA_LIST_ACCEPT },
+      [200],
+    );
+    const body = res.body;
+    // A server that ignores the Accept header would send full objects, values included.
+    if (!isObject(body) || body.kind !== 'PartialObjectMetadataList')
+      throw new KubeApiError(502, 'MalformedResponse');
+    return this.page<KubeObject>(res);
+  }
+
+  async create<T extends KubeObject>(type: ResourceType<T>, namespace: string, object: T) {
+    const res = await this.send(
+      type,
+      { method: 'POST', path: this.path(type, namespace), body: object },
+      [201, 200],
+    );
+    return this.object<T>(res);
+  }
+
+  async replace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ) {
+    // The API server checks metadata.resourceVersion and metadata.uid of a PUT body against the
+    // stored object: without both, the write would not be conditional.
+    if (!object.metadata.uid || !object.metadata.resourceVersion)
+      throw new Error('replace needs the UID and resourceVersion preconditions');
+    const res = await this.send(
+      type,
+      { method: 'PUT', path: this.path(type, namespace, name), body: object },
+      [200],
+    );
+    return this.object<T>(res);
+  }
+
+  async patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    operations: JsonPatchOperation[],
+  ) {
+    const res = await this.send(
+      type,
+      {
+        method: 'PATCH',
+        path: this.path(type, namespace, name),
+        body: operations,
+        contentType: 'application/json-patch+json',
+      },
+      [200],
+    );
+    return this.object<T>(res);
+  }
+
+  async delete<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ): Promise<DeleteOutcome<T>> {
+    const res = await this.send(
+      type,
+      {
+        method: 'DELETE',
+        path: this.path(type, namespace, name),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions },
+      },
+      [200, 202],
+    );
+    // An object deleted at once answers with a Status; one that finalizers hold answers with
+    // itself, now carrying a deletionTimestamp.
+    if (isObject(res.body) && res.body.kind === 'Status') return { gone: true };
+    return { gone: false, object: this.object<T>(res) };
+  }
+}

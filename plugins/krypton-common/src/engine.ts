@@ -1,0 +1,29 @@
+/**
+ * Krypton's Kubernetes engines: the gateway interface they are written against, collection
+ * budgets, and the rules that read and write live Secrets. A subpath of its own, so that the
+ * frontend bundle, which imports only the root entry, never carries them.
+ *
+ * @packageDocumentation
+ */
+export * from './kubernetes/types';
+export * from './kubernetes/errors';
+export * from './kubernetes/inventory';
+export * from './kubernetes/identities';
+export * from './kubernetes/liveSecrets';
+
+// The contract types in the engines' signatures, so that this entry stands on its own.
+export { KryptonError } from './errors';
+export type { ErrorEnvelope, KryptonErrorCode } from './errors';
+export type { SecretAction } from './access';
+export type { KryptonKeys } from './annotations';
+export type { Parsed } from './settings';
+export type {
+  AccessRules,
+  AdoptSecretRequest,
+  CreateSecretRequest,
+  IdentityMode,
+  SecretDto,
+  SecretFields,
+  SecretSummary,
+  UpdateSecretRequest,
+} from './dto';

@@ -1,0 +1,41 @@
+import { Entity } from '@backstage/catalog-model';
+import {
+  createExtensionTester,
+  mockApis,
+} from '@backstage/frontend-test-utils';
+import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import kryptonPlugin from './alpha';
+
+const entity = (annotations: Record<string, string>): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: { name: 'c', annotations },
+});
+
+/** The entity tab's filter, as built in an app with the given config. */
+function tabFilter(config?: { krypton: { annotationPrefix: string } }) {
+  const content = kryptonPlugin.getExtension('entity-content:krypton');
+  const tester = createExtensionTester(
+    content,
+    config ? { apis: [mockApis.config({ data: config })] } : undefined,
+  );
+  return tester.get(EntityContentBlueprint.dataRefs.filterFunction);
+}
+
+describe('the entity tab', () => {
+  it('shows for entities linked under the configured prefix only', () => {
+    const filter = tabFilter({
+      krypton: { annotationPrefix: 'secrets.example.com' },
+    });
+    expect(filter?.(entity({ 'secrets.example.com/secrets': 'demo/db' }))).toBe(
+      true,
+    );
+    expect(filter?.(entity({ 'krypton.io/secrets': 'demo/db' }))).toBe(false);
+  });
+
+  it('uses the default prefix without a config API', () => {
+    const filter = tabFilter();
+    expect(filter?.(entity({ 'krypton.io/secrets': 'demo/db' }))).toBe(true);
+    expect(filter?.(entity({ 'krypton.io/secrets': 'demo/a..b' }))).toBe(false);
+  });
+});

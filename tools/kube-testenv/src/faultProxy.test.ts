@@ -1,0 +1,120 @@
+import { ControlPlane, startControlPlane } from './controlPlane';
+import { FaultProxy, startFaultProxy } from './faultProxy';
+import {
+  Credentials,
+  KubeHttpInit,
+  credentialsOf,
+  kubeHttp,
+} from './__testUtils__/kubeHttp';
+
+jest.setTimeout(120_000);
+
+const SECRETS = '/api/v1/namespaces/default/secrets';
+const REVIEWS = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+function createSecret(name: string): KubeHttpInit {
+  return {
+    method: 'POST',
+    body: JSON.stringify({ metadata: { name }, stringData: { k: 'v' } }),
+  };
+}
+
+describe('the fault proxy, in front of a real apiserver', () => {
+  let cp: ControlPlane;
+  let proxy: FaultProxy;
+  let direct: Credentials;
+  let viaProxy: Credentials;
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    direct = credentialsOf(cp.state, 'admin');
+    proxy = await startFaultProxy({
+      target: cp.state.server,
+      caFile: cp.state.caFile,
+    });
+    viaProxy = { server: proxy.url, token: direct.token };
+  });
+  afterEach(() => {
+    proxy.clear();
+    proxy.resetRecordings();
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await cp?.stop();
+  });
+
+  it('resetAfterForward: the write reaches the apiserver, yet the client only sees a reset', async () => {
+    proxy.inject({
+      method: 'POST',
+      path: /\/secrets$/,
+      action: { resetAfterForward: true },
+      times: 1,
+    });
+    await expect(
+      kubeHttp(viaProxy, SECRETS, createSecret('written-then-reset')),
+    ).rejects.toMatchObject({ code: 'ECONNRESET' });
+    const stored = await kubeHttp(direct, `${SECRETS}/written-then-reset`);
+    expect(stored.status).toBe(200);
+    // The rule is used up: the same request now passes and meets the Secret it created.
+    const again = await kubeHttp(
+      viaProxy,
+      SECRETS,
+      createSecret('written-then-reset'),
+    );
+    expect(again.status).toBe(409);
+  });
+
+  it('reset: the request never reaches the apiserver', async () => {
+    proxy.inject({ method: 'POST', action: { reset: true } });
+    await expect(
+      kubeHttp(viaProxy, SECRETS, createSecret('never-written')),
+    ).rejects.toMatchObject({ code: 'ECONNRESET' });
+    const stored = await kubeHttp(direct, `${SECRETS}/never-written`);
+    expect(stored.status).toBe(404);
+  });
+
+  it('records every header line on its own and forwards them unchanged', async () => {
+    const res = await kubeHttp(viaProxy, REVIEWS, {
+      method: 'POST',
+      body: JSON.stringify({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+      }),
+      headers: {
+        'Impersonate-User': 'alice',
+        'Impersonate-Group': ['team-a', 'team-b'],
+      },
+    });
+    expect(res.status).toBe(201);
+    // Joined into one line, the two groups would reach the apiserver as one "team-a, team-b".
+    expect(JSON.parse(res.body).status.userInfo).toMatchObject({
+      username: 'alice',
+      groups: ['team-a', 'team-b', 'system:authenticated'],
+    });
+    expect(proxy.seen).toEqual([`POST ${REVIEWS}`]);
+    expect(proxy.requests).toHaveLength(1);
+    const [recorded] = proxy.requests;
+    expect(recorded.method).toBe('POST');
+    expect(recorded.path).toBe(REVIEWS);
+    expect(recorded.headers['impersonate-user']).toEqual(['alice']);
+    expect(recorded.headers['impersonate-group']).toEqual(['team-a', 'team-b']);
+    expect(recorded.headers.authorization).toEqual([`Bearer ${direct.token}`]);
+  });
+
+  it('keeps the recordings through clear() and empties them with resetRecordings()', async () => {
+    proxy.inject({ action: { respond: { status: 418, body: '{}' } } });
+    const seen = proxy.seen;
+    const requests = proxy.requests;
+    expect((await kubeHttp(viaProxy, '/version')).status).toBe(418);
+    proxy.clear();
+    expect((await kubeHttp(viaProxy, '/version')).status).toBe(200);
+    expect(proxy.seen).toEqual(['GET /version', 'GET /version']);
+    expect(proxy.requests.map(r => `${r.method} ${r.path}`)).toEqual(
+      proxy.seen,
+    );
+    proxy.resetRecordings();
+    // Emptied in place, so that references taken earlier see it too.
+    expect(seen).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+});
