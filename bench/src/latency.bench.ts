@@ -67,9 +67,15 @@ describe('latency', () => {
 
   beforeAll(async () => {
     krypton = await startKryptonBackend();
-    await admin.grantSecrets(ns.name, { kind: 'User', name: 'user:default/root' });
+    await admin.grantSecrets(ns.name, {
+      kind: 'User',
+      name: 'user:default/root',
+    });
     await admin.createSecret(ns.name, {
-      metadata: { name: 'bench', labels: { 'krypton.io/managed-by': 'krypton' } },
+      metadata: {
+        name: 'bench',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
       stringData: { user: 'app', password: 'x'.repeat(64) },
     });
   });
@@ -129,7 +135,9 @@ describe('latency', () => {
 
     // PUT: each run writes a new value from the revision the previous run returned.
     let rv = JSON.parse(
-      (await send(secretUrl, { agent, headers: rawHeaders, expect: 200 })).toString(),
+      (
+        await send(secretUrl, { agent, headers: rawHeaders, expect: 200 })
+      ).toString(),
     ).metadata.resourceVersion as string;
     let n = 0;
     const rawPut = await measure(
@@ -175,7 +183,9 @@ describe('latency', () => {
 
     process.stdout.write(
       `\n${formatTable(
-        `Krypton latency, ${new Date().toISOString()}, ${require('node:os').cpus().length} cores (ratios against the raw request of the same kind)`,
+        `Krypton latency, ${new Date().toISOString()}, ${
+          require('node:os').cpus().length
+        } cores (ratios against the raw request of the same kind)`,
         [
           { sample: rawGet },
           { sample: transportGet, baseline: rawGet },

@@ -14,7 +14,10 @@ export interface Row {
 }
 
 function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  const i = Math.min(
+    sorted.length - 1,
+    Math.ceil((p / 100) * sorted.length) - 1,
+  );
   return sorted[Math.max(0, i)];
 }
 

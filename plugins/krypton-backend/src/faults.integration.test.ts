@@ -109,9 +109,14 @@ describe('Kubernetes failures, through a fault-injecting proxy', () => {
     const res = await request(krypton.server)
       .put(secretPath())
       .set('Authorization', as('root'))
-      .send({ resourceVersion: before.body.resourceVersion, data: { k: 'landed' } });
+      .send({
+        resourceVersion: before.body.resourceVersion,
+        data: { k: 'landed' },
+      });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ error: 'Kubernetes is unavailable. Try again later.' });
+    expect(res.body).toEqual({
+      error: 'Kubernetes is unavailable. Try again later.',
+    });
     // The write took effect although the client could not know: reload before retrying.
     const after = await get();
     expect(after.body.data).toEqual({ k: 'landed' });
@@ -119,7 +124,10 @@ describe('Kubernetes failures, through a fault-injecting proxy', () => {
     const retry = await request(krypton.server)
       .put(secretPath())
       .set('Authorization', as('root'))
-      .send({ resourceVersion: before.body.resourceVersion, data: { k: 'again' } });
+      .send({
+        resourceVersion: before.body.resourceVersion,
+        data: { k: 'again' },
+      });
     expect(retry.status).toBe(409);
     rv = after.body.resourceVersion;
   });
@@ -192,7 +200,11 @@ describe('Kubernetes failures, through a fault-injecting proxy', () => {
       action: {
         respond: {
           status: 401,
-          body: JSON.stringify({ kind: 'Status', reason: 'Unauthorized', message: UPSTREAM_CANARY }),
+          body: JSON.stringify({
+            kind: 'Status',
+            reason: 'Unauthorized',
+            message: UPSTREAM_CANARY,
+          }),
         },
       },
       times: 1,
@@ -200,7 +212,9 @@ describe('Kubernetes failures, through a fault-injecting proxy', () => {
     await get();
     proxy.inject({
       path: /\/secrets\/target$/,
-      action: { respond: { status: 503, body: `{"reason":"${UPSTREAM_CANARY}"}` } },
+      action: {
+        respond: { status: 503, body: `{"reason":"${UPSTREAM_CANARY}"}` },
+      },
       times: 1,
     });
     await get();
@@ -274,7 +288,10 @@ describe('what goes upstream in each identity mode', () => {
       target: state.server,
       caFile: state.caFile || undefined,
     });
-    await admin.grantSecrets(ns.name, { kind: 'Group', name: 'group:default/team-c' });
+    await admin.grantSecrets(ns.name, {
+      kind: 'Group',
+      name: 'group:default/team-c',
+    });
     await admin.createSecret(ns.name, {
       metadata: {
         name: 'shared',
@@ -290,8 +307,16 @@ describe('what goes upstream in each identity mode', () => {
   });
 
   it.each([
-    ['impersonation', ['user:default/bob'], ['group:default/team-b', 'group:default/team-c']],
-    ['hybrid', ['user:default/bob'], ['group:default/team-b', 'group:default/team-c']],
+    [
+      'impersonation',
+      ['user:default/bob'],
+      ['group:default/team-b', 'group:default/team-c'],
+    ],
+    [
+      'hybrid',
+      ['user:default/bob'],
+      ['group:default/team-b', 'group:default/team-c'],
+    ],
     ['serviceAccount', undefined, undefined],
   ])('%s mode', async (identity, user, groups) => {
     const krypton = await startKryptonBackend(
@@ -318,14 +343,24 @@ describe('what goes upstream in each identity mode', () => {
       for (const r of upstream) {
         expect(r.headers['impersonate-user']).toEqual(user);
         expect(r.headers['impersonate-group']).toEqual(groups);
-        expect(Object.keys(r.headers).filter(h => h.startsWith('impersonate-')).sort()).toEqual(
-          user ? ['impersonate-group', 'impersonate-user'] : [],
-        );
+        expect(
+          Object.keys(r.headers)
+            .filter(h => h.startsWith('impersonate-'))
+            .sort(),
+        ).toEqual(user ? ['impersonate-group', 'impersonate-user'] : []);
       }
       const ref = `test/${ns.name}/shared`;
       expect(testPolicy.requests.slice(-2)).toEqual([
-        { permission: 'krypton.secret.read', resourceRef: ref, user: 'user:default/bob' },
-        { permission: 'krypton.secret.reveal', resourceRef: ref, user: 'user:default/bob' },
+        {
+          permission: 'krypton.secret.read',
+          resourceRef: ref,
+          user: 'user:default/bob',
+        },
+        {
+          permission: 'krypton.secret.reveal',
+          resourceRef: ref,
+          user: 'user:default/bob',
+        },
       ]);
     } finally {
       await krypton.stop();
@@ -345,7 +380,10 @@ describe('listing a namespace in pages', () => {
 
   beforeAll(async () => {
     const state = testClusterState();
-    proxy = await startFaultProxy({ target: state.server, caFile: state.caFile || undefined });
+    proxy = await startFaultProxy({
+      target: state.server,
+      caFile: state.caFile || undefined,
+    });
     krypton = await startKryptonBackend(
       { kubernetes: { identity: 'serviceAccount' } },
       { clusterUrl: proxy.url },
@@ -355,7 +393,10 @@ describe('listing a namespace in pages', () => {
       await Promise.all(
         Array.from({ length: 10 }, (_, j) =>
           admin.createSecret(ns.name, {
-            metadata: { name: `s-${String(i + j).padStart(3, '0')}`, labels: managed },
+            metadata: {
+              name: `s-${String(i + j).padStart(3, '0')}`,
+              labels: managed,
+            },
             data: { k: 'dg==' },
           }),
         ),
@@ -413,6 +454,8 @@ describe('listing a namespace in pages', () => {
     const res = await list();
     proxy.clear();
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ error: 'Kubernetes is unavailable. Try again later.' });
+    expect(res.body).toEqual({
+      error: 'Kubernetes is unavailable. Try again later.',
+    });
   });
 });

@@ -9,7 +9,11 @@ const user = {
     'component:default/x',
   ],
 };
-const defaults = { userTemplate: '{{ref}}', groupTemplate: '{{ref}}', extraGroups: [] };
+const defaults = {
+  userTemplate: '{{ref}}',
+  groupTemplate: '{{ref}}',
+  extraGroups: [],
+};
 
 describe('impersonationFor', () => {
   it('uses normalized entity refs by default, one group per group ref', () => {
@@ -33,7 +37,11 @@ describe('impersonationFor', () => {
   });
 
   it('maps every spelling of one user to one Kubernetes user', () => {
-    const names = ['user:default/Alice', 'User:Default/ALICE', 'user:alice'].map(
+    const names = [
+      'user:default/Alice',
+      'User:Default/ALICE',
+      'user:alice',
+    ].map(
       ref =>
         impersonationFor(
           { userEntityRef: ref, ownershipEntityRefs: [] },

@@ -55,7 +55,11 @@ const NO_QUERY = {} as const satisfies QuerySchema;
  */
 function withQuery<S extends QuerySchema>(
   schema: S,
-  handler: (req: Request, res: Response, query: ParsedQuery<S>) => Promise<void>,
+  handler: (
+    req: Request,
+    res: Response,
+    query: ParsedQuery<S>,
+  ) => Promise<void>,
 ) {
   return (req: Request, res: Response) =>
     handler(req, res, parseQuery(req.query as Record<string, unknown>, schema));
@@ -141,16 +145,24 @@ export async function createRouter(
       const ctx = await context(req);
       const body = parseCreateRequest(req.body);
       const meta = ctx.auditMeta(body.name);
-      const created = await audited(req, AUDIT_EVENTS.create, meta, async () => {
-        await authorizePermissions(permissions, ctx.credentials, [
-          { permission: kryptonSecretCreatePermission },
-        ]);
-        const secret = await ctx.live.create(ctx.namespace, body);
-        return {
-          result: secret,
-          meta: { version: 1, keyCount: Object.keys(secret.data ?? {}).length },
-        };
-      });
+      const created = await audited(
+        req,
+        AUDIT_EVENTS.create,
+        meta,
+        async () => {
+          await authorizePermissions(permissions, ctx.credentials, [
+            { permission: kryptonSecretCreatePermission },
+          ]);
+          const secret = await ctx.live.create(ctx.namespace, body);
+          return {
+            result: secret,
+            meta: {
+              version: 1,
+              keyCount: Object.keys(secret.data ?? {}).length,
+            },
+          };
+        },
+      );
       res.status(201).json(ctx.live.toDto(created));
     }),
   );
@@ -180,12 +192,7 @@ export async function createRouter(
       const body = parseUpdateRequest(req.body);
       const meta = ctx.auditMeta(name);
       const dto = await audited(req, AUDIT_EVENTS.update, meta, async () => {
-        const out = await ctx.live.update(
-          ctx.namespace,
-          name,
-          body,
-          ctx.gate,
-        );
+        const out = await ctx.live.update(ctx.namespace, name, body, ctx.gate);
         const updated = ctx.live.toDto(out.secret);
         return {
           result: updated,
@@ -208,12 +215,7 @@ export async function createRouter(
       const body = parseAdoptRequest(req.body);
       const meta = ctx.auditMeta(name);
       const adopted = await audited(req, AUDIT_EVENTS.adopt, meta, async () => {
-        const s = await ctx.live.adopt(
-          ctx.namespace,
-          name,
-          body,
-          ctx.gate,
-        );
+        const s = await ctx.live.adopt(ctx.namespace, name, body, ctx.gate);
         return {
           result: s,
           meta: { resourceVersion: s.metadata.resourceVersion ?? '' },

@@ -233,7 +233,10 @@ describe('Secrets API against a real kube-apiserver', () => {
     });
 
     it('accepts only canonical base64, so a byte-identical binary update changes nothing', async () => {
-      const created = await create({ name: 'canonical', binaryData: { b: 'QQ==' } });
+      const created = await create({
+        name: 'canonical',
+        binaryData: { b: 'QQ==' },
+      });
       const spelled = await put('canonical', {
         resourceVersion: created.body.resourceVersion,
         binaryData: { b: 'QR==' },
@@ -366,22 +369,39 @@ describe('Secrets API against a real kube-apiserver', () => {
           viewers: ['group:default/team-c'],
         },
       });
-      const rv = async (name: string) => (await get(name, 'alice')).body.resourceVersion;
+      const rv = async (name: string) =>
+        (await get(name, 'alice')).body.resourceVersion;
       for (const change of [
         { description: 'mine now' },
         { access: { owners: ['user:default/bob'] } },
         { access: { viewers: [] } },
       ]) {
-        const edit = await put('roles', { resourceVersion: await rv('roles'), ...change }, 'bob');
+        const edit = await put(
+          'roles',
+          { resourceVersion: await rv('roles'), ...change },
+          'bob',
+        );
         expect(edit.status).toBe(403);
         expect(edit.body).toEqual(ACL_REFUSAL);
-        const view = await put('viewed', { resourceVersion: await rv('viewed'), ...change }, 'bob');
+        const view = await put(
+          'viewed',
+          { resourceVersion: await rv('viewed'), ...change },
+          'bob',
+        );
         expect(view.status).toBe(403);
         expect(view.body).toEqual(ACL_REFUSAL);
       }
-      const data = await put('roles', { resourceVersion: await rv('roles'), data: { k: 'w' } }, 'bob');
+      const data = await put(
+        'roles',
+        { resourceVersion: await rv('roles'), data: { k: 'w' } },
+        'bob',
+      );
       expect(data.status).toBe(200);
-      const viewerData = await put('viewed', { resourceVersion: await rv('viewed'), data: { k: 'w' } }, 'bob');
+      const viewerData = await put(
+        'viewed',
+        { resourceVersion: await rv('viewed'), data: { k: 'w' } },
+        'bob',
+      );
       expect(viewerData.body).toEqual(ACL_REFUSAL);
       expect((await get('viewed', 'bob')).status).toBe(200);
       const after = await get('roles', 'alice');
@@ -604,7 +624,9 @@ describe('Secrets API against a real kube-apiserver', () => {
         .set('Authorization', as('alice'));
       expect(repeated.status).toBe(400);
       const snapshot = await api()
-        .get(`${base()}/krypton-h-0123456789abcdef0123456789abcdef-v1?watch=true`)
+        .get(
+          `${base()}/krypton-h-0123456789abcdef0123456789abcdef-v1?watch=true`,
+        )
         .set('Authorization', as('alice'));
       expect(snapshot.status).toBe(404);
     });
@@ -613,7 +635,9 @@ describe('Secrets API against a real kube-apiserver', () => {
       const name = 'krypton-h-0123456789abcdef0123456789abcdef-v2';
       const res = await create({ name, data: { a: 'b' } });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/reserved for Krypton's history snapshots/);
+      expect(res.body.error).toMatch(
+        /reserved for Krypton's history snapshots/,
+      );
       expect((await admin.getSecret(ns.name, name)).status).toBe(404);
     });
 
@@ -649,12 +673,17 @@ describe('Secrets API against a real kube-apiserver', () => {
         },
       );
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'The request body is not valid UTF-8.' });
+      expect(res.body).toEqual({
+        error: 'The request body is not valid UTF-8.',
+      });
       expect((await admin.getSecret(ns.name, 'latin')).status).toBe(404);
     });
 
     it('answers 415 for a body that is not JSON in UTF-8', async () => {
-      for (const contentType of ['text/plain', 'application/json; charset=latin1']) {
+      for (const contentType of [
+        'text/plain',
+        'application/json; charset=latin1',
+      ]) {
         const res = await api()
           .post(base())
           .set('Authorization', as('alice'))

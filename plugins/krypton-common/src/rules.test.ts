@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { kryptonKeys, parseVersionCounter, readAccessRules } from './annotations';
+import {
+  kryptonKeys,
+  parseVersionCounter,
+  readAccessRules,
+} from './annotations';
 import { AccessPolicy, evaluateAccess } from './access';
 import {
   base64DecodedLength,
@@ -246,34 +250,57 @@ describe('access rules', () => {
 
   it('grants owners everything, editors edits, viewers reads', () => {
     const devs = as('user:default/x', ['group:default/devs']);
-    expect(evaluateAccess(rules, as('user:default/olga'), 'delete', open)).toBe('allow');
+    expect(evaluateAccess(rules, as('user:default/olga'), 'delete', open)).toBe(
+      'allow',
+    );
     expect(evaluateAccess(rules, devs, 'update', open)).toBe('allow');
     expect(evaluateAccess(rules, devs, 'delete', open)).toBe('deny');
     expect(evaluateAccess(rules, devs, 'manageAccess', open)).toBe('deny');
-    expect(evaluateAccess(rules, as('user:default/vic'), 'reveal', open)).toBe('allow');
-    expect(evaluateAccess(rules, as('user:default/vic'), 'update', open)).toBe('deny');
-    expect(evaluateAccess(rules, as('user:default/vic'), 'manageAccess', open)).toBe('deny');
-    expect(evaluateAccess(rules, as('user:default/nobody'), 'read', open)).toBe('deny');
+    expect(evaluateAccess(rules, as('user:default/vic'), 'reveal', open)).toBe(
+      'allow',
+    );
+    expect(evaluateAccess(rules, as('user:default/vic'), 'update', open)).toBe(
+      'deny',
+    );
+    expect(
+      evaluateAccess(rules, as('user:default/vic'), 'manageAccess', open),
+    ).toBe('deny');
+    expect(evaluateAccess(rules, as('user:default/nobody'), 'read', open)).toBe(
+      'deny',
+    );
   });
 
   it('compares refs case-insensitively', () => {
-    expect(evaluateAccess(rules, as('User:Default/Olga'), 'delete', open)).toBe('allow');
+    expect(evaluateAccess(rules, as('User:Default/Olga'), 'delete', open)).toBe(
+      'allow',
+    );
   });
 
   it('lets admins pass and leaves Secrets without rules to the other gates', () => {
     const admin = as('user:default/a', ['group:default/admins']);
     const policy = { admins: ['group:default/admins'], rulesRequired: false };
     expect(evaluateAccess(rules, admin, 'delete', policy)).toBe('allow');
-    expect(evaluateAccess(none, as('user:default/a'), 'delete', open)).toBe('no-rules');
+    expect(evaluateAccess(none, as('user:default/a'), 'delete', open)).toBe(
+      'no-rules',
+    );
   });
 
   it('refuses Secrets without rules to everyone but admins when rules are required', () => {
     const policy = { admins: ['group:default/admins'], rulesRequired: true };
-    expect(evaluateAccess(none, as('user:default/a'), 'read', policy)).toBe('deny');
+    expect(evaluateAccess(none, as('user:default/a'), 'read', policy)).toBe(
+      'deny',
+    );
     expect(
-      evaluateAccess(none, as('user:default/a', ['group:default/admins']), 'read', policy),
+      evaluateAccess(
+        none,
+        as('user:default/a', ['group:default/admins']),
+        'read',
+        policy,
+      ),
     ).toBe('allow');
-    expect(evaluateAccess(rules, as('user:default/vic'), 'read', policy)).toBe('allow');
+    expect(evaluateAccess(rules, as('user:default/vic'), 'read', policy)).toBe(
+      'allow',
+    );
   });
 
   it('normalizes hand-written annotations, and a list of only bad entries still counts as rules', () => {
@@ -286,9 +313,13 @@ describe('access rules', () => {
       keys,
     );
     expect(read.owners).toEqual(['user:default/alice', 'group:default/team-a']);
-    expect(evaluateAccess(read, as('user:default/alice'), 'delete', open)).toBe('allow');
+    expect(evaluateAccess(read, as('user:default/alice'), 'delete', open)).toBe(
+      'allow',
+    );
     const bad = readAccessRules({ 'krypton.io/viewers': 'not a ref!' }, keys);
-    expect(evaluateAccess(bad, as('user:default/x'), 'read', open)).toBe('deny');
+    expect(evaluateAccess(bad, as('user:default/x'), 'read', open)).toBe(
+      'deny',
+    );
   });
 });
 
@@ -302,10 +333,14 @@ describe('entity refs', () => {
         fc.option(part, { nil: undefined }),
         part,
         (kind, namespace, name) => {
-          const ref = namespace ? `${kind}:${namespace}/${name}` : `${kind}:${name}`;
+          const ref = namespace
+            ? `${kind}:${namespace}/${name}`
+            : `${kind}:${name}`;
           const normal = tryNormalizeEntityRef(ref)!;
           expect(normal).toBe(
-            `${kind.toLowerCase()}:${(namespace ?? 'default').toLowerCase()}/${name.toLowerCase()}`,
+            `${kind.toLowerCase()}:${(
+              namespace ?? 'default'
+            ).toLowerCase()}/${name.toLowerCase()}`,
           );
           expect(tryNormalizeEntityRef(normal)).toBe(normal);
           expect(normalizeEntityRef(ref)).toBe(normal);
@@ -315,9 +350,17 @@ describe('entity refs', () => {
   });
 
   it('refuses other kinds and malformed refs', () => {
-    for (const ref of ['component:default/x', 'alice', '', 'user:', 'x'.repeat(600)]) {
+    for (const ref of [
+      'component:default/x',
+      'alice',
+      '',
+      'user:',
+      'x'.repeat(600),
+    ]) {
       expect(tryNormalizeEntityRef(ref)).toBeUndefined();
-      expect(() => normalizeEntityRef(ref)).toThrow(/user and group entity refs/);
+      expect(() => normalizeEntityRef(ref)).toThrow(
+        /user and group entity refs/,
+      );
     }
     expect(() => normalizeEntityRef(42)).toThrow(/user and group entity refs/);
   });
@@ -326,7 +369,9 @@ describe('entity refs', () => {
 describe('request bodies and queries', () => {
   it('refuses snapshot storage names on create', () => {
     expect(() =>
-      parseCreateRequest({ name: 'krypton-h-0123456789abcdef0123456789abcdef-v2' }),
+      parseCreateRequest({
+        name: 'krypton-h-0123456789abcdef0123456789abcdef-v2',
+      }),
     ).toThrow(/reserved for Krypton's history snapshots/);
     expect(parseCreateRequest({ name: 'krypton-hx' }).name).toBe('krypton-hx');
   });
@@ -338,10 +383,15 @@ describe('request bodies and queries', () => {
   });
 
   it('parses generated valid create requests without loss', () => {
-    const key = fc.stringMatching(/^[-._a-zA-Z0-9]{1,40}$/).filter(k => k !== '.' && k !== '..');
+    const key = fc
+      .stringMatching(/^[-._a-zA-Z0-9]{1,40}$/)
+      .filter(k => k !== '.' && k !== '..');
     fc.assert(
       fc.property(
-        fc.array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.dictionary(key, fc.string({ unit: 'grapheme', maxLength: 40 })),
         fc.dictionary(key, fc.uint8Array({ maxLength: 16 }).map(bytesToBase64)),
         (parts, data, bytes) => {
@@ -360,25 +410,46 @@ describe('request bodies and queries', () => {
   });
 
   it('refuses bodies that are not UTF-8 instead of replacing bytes', () => {
-    expect(parseJsonBody(new TextEncoder().encode('{"a":"\u00e9"}'))).toEqual({ a: 'é' });
-    const invalid = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]);
-    expect(() => parseJsonBody(invalid)).toThrow('The request body is not valid UTF-8.');
+    expect(parseJsonBody(new TextEncoder().encode('{"a":"\u00e9"}'))).toEqual({
+      a: 'é',
+    });
+    const invalid = new Uint8Array([
+      0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d,
+    ]);
+    expect(() => parseJsonBody(invalid)).toThrow(
+      'The request body is not valid UTF-8.',
+    );
     expect(() => parseJsonBody(new TextEncoder().encode('{"a":'))).toThrow(
       'The request body is not valid JSON.',
     );
   });
 
   it('reads declared query parameters and refuses unknown, repeated and malformed ones', () => {
-    const schema = { resourceVersion: 'resourceVersion', keepHistory: 'boolean' } as const;
-    expect(parseQuery({ resourceVersion: '12', keepHistory: 'true' }, schema)).toEqual({
+    const schema = {
+      resourceVersion: 'resourceVersion',
+      keepHistory: 'boolean',
+    } as const;
+    expect(
+      parseQuery({ resourceVersion: '12', keepHistory: 'true' }, schema),
+    ).toEqual({
       resourceVersion: '12',
       keepHistory: true,
     });
     expect(parseQuery({}, schema)).toEqual({});
-    expect(() => parseQuery({ watch: 'true' }, schema)).toThrow('Unknown query parameter "watch".');
-    expect(() => parseQuery({ keepHistory: ['true', 'false'] }, schema)).toThrow(/given once/);
-    expect(() => parseQuery({ keepHistory: 'yes' }, schema)).toThrow(/true or false/);
-    expect(() => parseQuery({ resourceVersion: { a: '1' } }, schema)).toThrow(/given once/);
-    expect(() => parseQuery({ resourceVersion: '' }, schema)).toThrow(/resourceVersion/);
+    expect(() => parseQuery({ watch: 'true' }, schema)).toThrow(
+      'Unknown query parameter "watch".',
+    );
+    expect(() =>
+      parseQuery({ keepHistory: ['true', 'false'] }, schema),
+    ).toThrow(/given once/);
+    expect(() => parseQuery({ keepHistory: 'yes' }, schema)).toThrow(
+      /true or false/,
+    );
+    expect(() => parseQuery({ resourceVersion: { a: '1' } }, schema)).toThrow(
+      /given once/,
+    );
+    expect(() => parseQuery({ resourceVersion: '' }, schema)).toThrow(
+      /resourceVersion/,
+    );
   });
 });

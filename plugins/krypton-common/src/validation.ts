@@ -260,8 +260,7 @@ export function parseAdoptRequest(raw: unknown): AdoptSecretRequest {
  */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   const text = decodeUtf8(bytes);
-  if (text === undefined)
-    throw invalid('The request body is not valid UTF-8.');
+  if (text === undefined) throw invalid('The request body is not valid UTF-8.');
   try {
     // A leading BOM is not JSON; strict parsers refuse it too.
     return JSON.parse(text);

@@ -132,7 +132,10 @@ const permissionsFactory = createServiceFactory({
       r: { permission: { name: string }; resourceRef?: unknown },
       user: string | undefined,
     ) => {
-      const entry: RecordedPermissionRequest = { permission: r.permission.name, user };
+      const entry: RecordedPermissionRequest = {
+        permission: r.permission.name,
+        user,
+      };
       if (typeof r.resourceRef === 'string') entry.resourceRef = r.resourceRef;
       testPolicy.requests.push(entry);
       return decide(r.permission.name, user);

@@ -51,7 +51,11 @@ export class HttpKubeGateway implements KubeGateway {
     private readonly impersonate?: Impersonation,
   ) {}
 
-  private path(type: ResourceType<KubeObject>, namespace: string, name?: string) {
+  private path(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name?: string,
+  ) {
     const base = `${type.apiPath}/namespaces/${seg(namespace)}/${type.plural}`;
     return name === undefined ? base : `${base}/${seg(name)}`;
   }
@@ -63,7 +67,10 @@ export class HttpKubeGateway implements KubeGateway {
   ): Promise<KubeResponse> {
     let res: KubeResponse;
     try {
-      res = await this.transport.request({ ...req, impersonate: this.impersonate });
+      res = await this.transport.request({
+        ...req,
+        impersonate: this.impersonate,
+      });
     } catch (err) {
       if (!(err instanceof KubeTransportError)) throw err;
       const reason = LOCAL_REASON[err.reason];
@@ -71,7 +78,9 @@ export class HttpKubeGateway implements KubeGateway {
       throw new KubeApiError(0, reason);
     }
     if (!expected.includes(res.status)) {
-      const reason = sanitizeReason(isObject(res.body) ? res.body.reason : undefined);
+      const reason = sanitizeReason(
+        isObject(res.body) ? res.body.reason : undefined,
+      );
       if (res.status === 401 || res.status >= 500)
         this.report(req, type, res.status, reason);
       throw new KubeApiError(res.status, reason);
@@ -90,21 +99,30 @@ export class HttpKubeGateway implements KubeGateway {
         ? "Krypton's Kubernetes credentials were refused"
         : 'Kubernetes is unavailable';
     this.logger.error(
-      `${what}: ${req.method} ${type.plural} answered ${
-        status || 'nothing'
-      } (${reason ?? 'no reason'})`,
-      { code: status === 401 ? 'credentials_refused' : 'unavailable', status, reason: reason ?? '' },
+      `${what}: ${req.method} ${type.plural} answered ${status || 'nothing'} (${
+        reason ?? 'no reason'
+      })`,
+      {
+        code: status === 401 ? 'credentials_refused' : 'unavailable',
+        status,
+        reason: reason ?? '',
+      },
     );
   }
 
   private object<T extends KubeObject>(res: KubeResponse): T {
-    if (!isKubeObject(res.body)) throw new KubeApiError(502, 'MalformedResponse');
+    if (!isKubeObject(res.body))
+      throw new KubeApiError(502, 'MalformedResponse');
     return res.body as T;
   }
 
   private page<T extends KubeObject>(res: KubeResponse): Page<T> {
     const body = res.body;
-    if (!isObject(body) || !Array.isArray(body.items) || !body.items.every(isKubeObject))
+    if (
+      !isObject(body) ||
+      !Array.isArray(body.items) ||
+      !body.items.every(isKubeObject)
+    )
       throw new KubeApiError(502, 'MalformedResponse');
     const next = isObject(body.metadata) ? body.metadata.continue : undefined;
     return {
@@ -131,20 +149,41 @@ export class HttpKubeGateway implements KubeGateway {
     };
   }
 
-  async get<T extends KubeObject>(type: ResourceType<T>, namespace: string, name: string) {
-    const res = await this.send(type, { method: 'GET', path: this.path(type, namespace, name) }, [200]);
+  async get<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+  ) {
+    const res = await this.send(
+      type,
+      { method: 'GET', path: this.path(type, namespace, name) },
+      [200],
+    );
     return this.object<T>(res);
   }
 
-  async list<T extends KubeObject>(type: ResourceType<T>, namespace: string, page: PageRequest) {
-    const res = await this.send(type, this.listRequest(type, namespace, page), [200]);
+  async list<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    page: PageRequest,
+  ) {
+    const res = await this.send(type, this.listRequest(type, namespace, page), [
+      200,
+    ]);
     return this.page<T>(res);
   }
 
-  async listMetadata(type: ResourceType<KubeObject>, namespace: string, page: PageRequest) {
+  async listMetadata(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    page: PageRequest,
+  ) {
     const res = await this.send(
       type,
-      { ...this.listRequest(type, namespace, page), accept: METADATA_LIST_ACCEPT },
+      {
+        ...this.listRequest(type, namespace, page),
+        accept: METADATA_LIST_ACCEPT,
+      },
       [200],
     );
     const body = res.body;
@@ -154,7 +193,11 @@ export class HttpKubeGateway implements KubeGateway {
     return this.page<KubeObject>(res);
   }
 
-  async create<T extends KubeObject>(type: ResourceType<T>, namespace: string, object: T) {
+  async create<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    object: T,
+  ) {
     const res = await this.send(
       type,
       { method: 'POST', path: this.path(type, namespace), body: object },
@@ -172,7 +215,9 @@ export class HttpKubeGateway implements KubeGateway {
     // The API server checks metadata.resourceVersion and metadata.uid of a PUT body against the
     // stored object: without both, the write would not be conditional.
     if (!object.metadata.uid || !object.metadata.resourceVersion)
-      throw new Error('replace needs the UID and resourceVersion preconditions');
+      throw new Error(
+        'replace needs the UID and resourceVersion preconditions',
+      );
     const res = await this.send(
       type,
       { method: 'PUT', path: this.path(type, namespace, name), body: object },

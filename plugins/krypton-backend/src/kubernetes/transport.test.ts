@@ -94,7 +94,11 @@ describe('KubeTransport', () => {
 
   it('gives up on a request at its deadline', async () => {
     const server = await serve(() => undefined);
-    const transport = transportFor(server.url, { token: 't' }, { deadlineMs: 200 });
+    const transport = transportFor(
+      server.url,
+      { token: 't' },
+      { deadlineMs: 200 },
+    );
     const started = Date.now();
     await expect(
       transport.request({ method: 'GET', path: '/slow' }),
@@ -115,7 +119,11 @@ describe('KubeTransport', () => {
       transport.request({ method: 'GET', path: '/big' }),
     ).rejects.toMatchObject({ reason: 'too_large' });
     await expect(
-      transport.request({ method: 'GET', path: '/big', maxResponseBytes: 128 * 1024 }),
+      transport.request({
+        method: 'GET',
+        path: '/big',
+        maxResponseBytes: 128 * 1024,
+      }),
     ).resolves.toMatchObject({ status: 200, bytes: 64 * 1024 });
     transport.close();
     server.close();

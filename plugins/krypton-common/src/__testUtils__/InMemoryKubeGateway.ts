@@ -114,13 +114,11 @@ export class InMemoryKubeGateway implements KubeGateway {
     const start = request.continueToken
       ? all.findIndex(([key]) => key > atob(request.continueToken!))
       : 0;
-    if (start < 0 && request.continueToken)
-      return { items: [], bytes: 2 };
+    if (start < 0 && request.continueToken) return { items: [], bytes: 2 };
     const slice = all.slice(start, start + request.limit);
     const items = slice.map(([, obj]) => this.clone(obj) as T);
     const bytes = JSON.stringify(items).length;
-    if (bytes > request.maxBytes)
-      throw new KubeApiError(0, 'ResponseTooLarge');
+    if (bytes > request.maxBytes) throw new KubeApiError(0, 'ResponseTooLarge');
     const more = start + request.limit < all.length;
     return {
       items,
@@ -187,7 +185,8 @@ export class InMemoryKubeGateway implements KubeGateway {
     const secret = current as NativeSecret;
     if (
       secret.immutable &&
-      JSON.stringify(secret.data) !== JSON.stringify((object as NativeSecret).data)
+      JSON.stringify(secret.data) !==
+        JSON.stringify((object as NativeSecret).data)
     ) {
       throw new KubeApiError(422, 'Invalid');
     }

@@ -44,7 +44,12 @@ describe('readInventory', () => {
     );
     expect(items).toEqual([1, 2, 3, 4, 5]);
     expect(requests).toEqual([
-      { labelSelector: 'x=y', limit: 2, continueToken: undefined, maxBytes: 1000 },
+      {
+        labelSelector: 'x=y',
+        limit: 2,
+        continueToken: undefined,
+        maxBytes: 1000,
+      },
       { labelSelector: 'x=y', limit: 2, continueToken: 'a', maxBytes: 900 },
       { labelSelector: 'x=y', limit: 2, continueToken: 'b', maxBytes: 800 },
     ]);
@@ -80,17 +85,27 @@ describe('readInventory', () => {
       { items: [7], bytes: 1 },
     ]);
     expect(
-      ((await failure(drain(readInventory(tooMany.fetchPage, { budget })))) as IncompleteListError).cause,
+      (
+        (await failure(
+          drain(readInventory(tooMany.fetchPage, { budget })),
+        )) as IncompleteListError
+      ).cause,
     ).toBe('budget');
     const exactly = scripted([
       { items: [1, 2], continueToken: 'a', bytes: 1 },
       { items: [3, 4], continueToken: 'b', bytes: 1 },
       { items: [5, 6], bytes: 998 },
     ]);
-    expect(await drain(readInventory(exactly.fetchPage, { budget }))).toHaveLength(6);
+    expect(
+      await drain(readInventory(exactly.fetchPage, { budget })),
+    ).toHaveLength(6);
     const tooLarge = scripted([new KubeApiError(0, 'ResponseTooLarge')]);
     expect(
-      ((await failure(drain(readInventory(tooLarge.fetchPage, { budget })))) as IncompleteListError).cause,
+      (
+        (await failure(
+          drain(readInventory(tooLarge.fetchPage, { budget })),
+        )) as IncompleteListError
+      ).cause,
     ).toBe('budget');
   });
 
@@ -99,7 +114,9 @@ describe('readInventory', () => {
       { items: [1, 2], continueToken: 'a', bytes: 1 },
       new KubeApiError(410, 'Expired'),
     ]);
-    const err = await failure(drain(readInventory(expired.fetchPage, { budget })));
+    const err = await failure(
+      drain(readInventory(expired.fetchPage, { budget })),
+    );
     expect(err).toMatchObject({ cause: 'continuation', status: 410 });
     const forbidden = scripted([new KubeApiError(403, 'Forbidden')]);
     expect(
@@ -110,7 +127,11 @@ describe('readInventory', () => {
   it('refuses a page with more objects than asked for', async () => {
     const { fetchPage } = scripted([{ items: [1, 2, 3], bytes: 3 }]);
     expect(
-      ((await failure(drain(readInventory(fetchPage, { budget })))) as IncompleteListError).cause,
+      (
+        (await failure(
+          drain(readInventory(fetchPage, { budget })),
+        )) as IncompleteListError
+      ).cause,
     ).toBe('malformed');
   });
 });

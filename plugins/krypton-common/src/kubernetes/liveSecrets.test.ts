@@ -5,7 +5,10 @@ import { LiveGate, LiveSecrets } from './liveSecrets';
 import { SECRETS } from './types';
 
 const NS = 'ns';
-const allow: LiveGate = { permit: async () => undefined, admit: () => undefined };
+const allow: LiveGate = {
+  permit: async () => undefined,
+  admit: () => undefined,
+};
 
 function setup(managedOnly = true, historyLimit = 20) {
   const gateway = new InMemoryKubeGateway();
@@ -95,17 +98,24 @@ describe('LiveSecrets', () => {
     const refusing = (which: 'permit' | 'admit'): LiveGate => ({
       permit: async () => {
         order.push('permit started');
-        if (which === 'permit') throw new KryptonError('forbidden', 'permission');
+        if (which === 'permit')
+          throw new KryptonError('forbidden', 'permission');
       },
       admit: () => {
         if (which === 'admit') throw new KryptonError('forbidden', 'rules');
       },
     });
-    expect((await rejection(live.get(NS, 'a', refusing('permit')))).message).toBe('permission');
+    expect(
+      (await rejection(live.get(NS, 'a', refusing('permit')))).message,
+    ).toBe('permission');
     expect(order).toEqual(['permit started', 'read started', 'read done']);
-    expect((await rejection(live.get(NS, 'a', refusing('admit')))).message).toBe('rules');
+    expect(
+      (await rejection(live.get(NS, 'a', refusing('admit')))).message,
+    ).toBe('rules');
     // A read that fails wins over a permission refusal, as if the checks ran in sequence.
-    expect((await rejection(live.get(NS, 'missing', refusing('permit')))).status).toBe(404);
+    expect(
+      (await rejection(live.get(NS, 'missing', refusing('permit')))).status,
+    ).toBe(404);
   });
 
   it('keeps binary values when a client sends only the text subset', async () => {
@@ -251,7 +261,10 @@ describe('LiveSecrets', () => {
       pages.push({ selector: request.labelSelector, limit: request.limit });
       return list(type, ns, request);
     };
-    const summaries = await live.listSummaries(NS, s => s.metadata.name !== 's-007');
+    const summaries = await live.listSummaries(
+      NS,
+      s => s.metadata.name !== 's-007',
+    );
     expect(summaries).toHaveLength(249);
     expect(summaries[0].name).toBe('s-000');
     expect(summaries.some(s => s.name === 's-007')).toBe(false);
@@ -288,9 +301,9 @@ describe('LiveSecrets', () => {
     expect(err.status).toBe(403);
     expect(err.message).toMatch(/never revealed/);
     // Its metadata stays listable.
-    expect(
-      (await live.listSummaries(NS, () => true)).map(s => s.name),
-    ).toEqual(['token']);
+    expect((await live.listSummaries(NS, () => true)).map(s => s.name)).toEqual(
+      ['token'],
+    );
   });
 
   it("drops kubectl's last-applied copy on data changes and keeps it on metadata edits", async () => {

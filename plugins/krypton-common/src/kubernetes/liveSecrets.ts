@@ -189,7 +189,9 @@ export class LiveSecrets {
   }
 
   /** Runs one gateway call, turning Kubernetes failures into Krypton's fixed errors. */
-  private async kube<T>(call: (gateway: KubeGateway) => Promise<T>): Promise<T> {
+  private async kube<T>(
+    call: (gateway: KubeGateway) => Promise<T>,
+  ): Promise<T> {
     try {
       return await call(this.options.gateway);
     } catch (err) {
@@ -244,7 +246,12 @@ export class LiveSecrets {
     name: string,
     gate: LiveGate,
   ): Promise<NativeSecret> {
-    const live = await this.loadGated(namespace, name, ['read', 'reveal'], gate);
+    const live = await this.loadGated(
+      namespace,
+      name,
+      ['read', 'reveal'],
+      gate,
+    );
     // Such a token is a credential of the cluster itself: whoever may otherwise read the Secret
     // through Krypton still never gets its values from Krypton.
     if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
@@ -367,7 +374,8 @@ export class LiveSecrets {
     if (!dataChanged) {
       return { dataChanged, version: counter.ok ? counter.version : 0 };
     }
-    if (!counter.ok) throw new KryptonError('conflict', messages.invalidCounter);
+    if (!counter.ok)
+      throw new KryptonError('conflict', messages.invalidCounter);
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
     return { dataChanged, version: counter.version + 1 };
@@ -436,7 +444,12 @@ export class LiveSecrets {
     req: UpdateSecretRequest,
     gate: LiveGate,
   ): Promise<{ secret: NativeSecret; dataChanged: boolean }> {
-    const live = await this.loadGated(namespace, name, requiredActions(req), gate);
+    const live = await this.loadGated(
+      namespace,
+      name,
+      requiredActions(req),
+      gate,
+    );
     const { replacement, check } = this.planUpdate(live, req);
     const secret = await this.kube(g =>
       g.replace(SECRETS, namespace, name, replacement),
