@@ -19,10 +19,14 @@ import {
   parseAdoptRequest,
   parseCreateRequest,
   parseQuery,
+  parseRestoreRequest,
   parseUpdateRequest,
+  parseVersionParam,
+  VersionList,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { ArchiveOutcome } from '@krypton/plugin-krypton-common/engine';
 import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from './config';
@@ -47,6 +51,19 @@ export interface RouterOptions {
 }
 
 const NO_QUERY = {} as const satisfies QuerySchema;
+const DELETE_QUERY = {
+  resourceVersion: 'resourceVersion',
+  keepHistory: 'boolean',
+} as const satisfies QuerySchema;
+
+/** What an update or restore saved into history, for its audit event. */
+function archiveMeta(
+  archive: ArchiveOutcome | undefined,
+): Record<string, number> {
+  return archive
+    ? { archivedVersion: archive.archivedVersion, prunedCount: archive.pruned }
+    : {};
+}
 
 /**
  * A route handler with the query parameters it declares. Every route names its schema, so an
@@ -192,11 +209,17 @@ export async function createRouter(
       const body = parseUpdateRequest(req.body);
       const meta = ctx.auditMeta(name);
       const dto = await audited(req, AUDIT_EVENTS.update, meta, async () => {
-        const out = await ctx.live.update(ctx.namespace, name, body, ctx.gate);
+        const out = await ctx.versioned.update(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+        );
         const updated = ctx.live.toDto(out.secret);
         return {
           result: updated,
           meta: {
+            ...archiveMeta(out.archive),
             dataChanged: out.dataChanged,
             version: updated.version ?? 0,
             resourceVersion: updated.resourceVersion,
@@ -222,6 +245,117 @@ export async function createRouter(
         };
       });
       res.json(ctx.live.toSummary(adopted));
+    }),
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name/versions',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const items = await ctx.versioned.versions(
+        ctx.namespace,
+        req.params.name,
+        ctx.gate,
+      );
+      const body: VersionList = { items };
+      res.json(body);
+    }),
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name/versions/:version',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const version = parseVersionParam(req.params.version);
+      const meta = { ...ctx.auditMeta(name), version: String(version) };
+      const dto = await audited(
+        req,
+        AUDIT_EVENTS.versionRead,
+        meta,
+        async () => ({
+          result: await ctx.versioned.version(
+            ctx.namespace,
+            name,
+            version,
+            ctx.gate,
+          ),
+        }),
+      );
+      res.json(dto);
+    }),
+  );
+
+  secrets.post(
+    '/namespaces/:namespace/secrets/:name/restore',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const body = parseRestoreRequest(req.body);
+      const meta = {
+        ...ctx.auditMeta(name),
+        restoredVersion: String(body.version),
+      };
+      const dto = await audited(req, AUDIT_EVENTS.restore, meta, async () => {
+        const out = await ctx.versioned.restore(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+        );
+        const restored = ctx.live.toDto(out.secret);
+        return {
+          result: restored,
+          meta: {
+            ...archiveMeta(out.archive),
+            dataChanged: out.dataChanged,
+            version: restored.version ?? 0,
+            resourceVersion: restored.resourceVersion,
+          },
+        };
+      });
+      res.json(dto);
+    }),
+  );
+
+  secrets.delete(
+    '/namespaces/:namespace/secrets/:name',
+    withQuery(DELETE_QUERY, async (req, res, query) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      if (query.resourceVersion === undefined) {
+        throw new KryptonError(
+          'invalid_request',
+          'Query parameter "resourceVersion" is required: send the metadata.resourceVersion you loaded.',
+        );
+      }
+      const request = {
+        resourceVersion: query.resourceVersion,
+        keepHistory: query.keepHistory ?? false,
+      };
+      const meta = {
+        ...ctx.auditMeta(name),
+        keepHistory: String(request.keepHistory),
+      };
+      const out = await audited(req, AUDIT_EVENTS.delete, meta, async () => {
+        const report = await ctx.versioned.delete(
+          ctx.namespace,
+          name,
+          request,
+          ctx.gate,
+        );
+        return {
+          result: report.result,
+          meta: {
+            status: report.result.status,
+            history: report.result.history,
+            ...(report.cleanup
+              ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
+              : {}),
+          },
+        };
+      });
+      res.status(out.status === 'deleted' ? 200 : 202).json(out);
     }),
   );
 

@@ -10,10 +10,28 @@ export interface KryptonKeys {
   viewers: string;
   managedBy: string;
   kind: string;
+  /** History snapshots: the binding format and what they were taken from. */
+  historyFormat: string;
+  sourceUid: string;
+  sourceResourceVersion: string;
+  historyOf: string;
+  sourceType: string;
+  snapshotAt: string;
+  snapshotBy: string;
+  /** The snapshot's data keys, so that version lists need no values. */
+  keys: string;
 }
 
 export function kryptonKeys(prefix: string): KryptonKeys {
   return {
+    historyFormat: `${prefix}/history-format`,
+    sourceUid: `${prefix}/source-uid`,
+    sourceResourceVersion: `${prefix}/source-resource-version`,
+    historyOf: `${prefix}/history-of`,
+    sourceType: `${prefix}/source-type`,
+    snapshotAt: `${prefix}/snapshot-at`,
+    snapshotBy: `${prefix}/snapshot-by`,
+    keys: `${prefix}/keys`,
     version: `${prefix}/version`,
     description: `${prefix}/description`,
     owners: `${prefix}/owners`,

@@ -93,3 +93,52 @@ export interface KryptonConfigDto {
   /** Present, with HTTP 503, when the deployment's configuration is invalid. */
   error?: string;
 }
+
+/** One retained version of a live Secret, as the history list shows it: no values. */
+export interface VersionSummary {
+  /** The app counter of the state this snapshot holds. */
+  version: number;
+  /** When the first successful snapshot of that state was taken, and by whom. */
+  snapshotAt: string;
+  snapshotBy: string;
+  /** The live Secret's type when the snapshot was taken. */
+  sourceType: string;
+  /** The live resourceVersion the snapshot was taken from. */
+  sourceResourceVersion: string;
+  /** The snapshot's keys; null when they were too many to record in an annotation. */
+  keys: string[] | null;
+}
+
+/** GET .../secrets/:name/versions: newest first. */
+export interface VersionList {
+  items: VersionSummary[];
+}
+
+/** GET .../secrets/:name/versions/:version: one snapshot with its values, split like a SecretDto. */
+export interface VersionDto extends Omit<VersionSummary, 'keys'> {
+  cluster: string;
+  namespace: string;
+  /** The live Secret this is a version of. */
+  name: string;
+  /** The description and rules copied from the live Secret; they grant nothing now. */
+  description?: string;
+  access: AccessRules;
+  keys: string[];
+  binaryKeys: string[];
+  data: Record<string, string>;
+  binaryData: Record<string, string>;
+}
+
+/** POST .../secrets/:name/restore */
+export interface RestoreRequest {
+  version: number;
+  /** The live metadata.resourceVersion that the client loaded. */
+  resourceVersion: string;
+}
+
+/** DELETE .../secrets/:name: 200 with status deleted, 202 with status pending. */
+export interface DeleteResult {
+  status: 'deleted' | 'pending';
+  /** cleaned: the eligible snapshots found before the live delete are gone; kept: keepHistory. */
+  history: 'cleaned' | 'kept';
+}

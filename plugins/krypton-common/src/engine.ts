@@ -10,10 +10,17 @@ export * from './kubernetes/errors';
 export * from './kubernetes/inventory';
 export * from './kubernetes/identities';
 export * from './kubernetes/liveSecrets';
+export * from './kubernetes/snapshots';
+export * from './kubernetes/history';
+export * from './kubernetes/versionedSecrets';
 
 // The contract types in the engines' signatures, so that this entry stands on its own.
 export { KryptonError } from './errors';
-export type { ErrorEnvelope, KryptonErrorCode } from './errors';
+export type {
+  ErrorEnvelope,
+  HistoryCleanupCounts,
+  KryptonErrorCode,
+} from './errors';
 export type { SecretAction } from './access';
 export type { KryptonKeys } from './annotations';
 export type { Parsed } from './settings';
@@ -21,9 +28,13 @@ export type {
   AccessRules,
   AdoptSecretRequest,
   CreateSecretRequest,
+  DeleteResult,
   IdentityMode,
+  RestoreRequest,
   SecretDto,
   SecretFields,
   SecretSummary,
   UpdateSecretRequest,
+  VersionDto,
+  VersionSummary,
 } from './dto';

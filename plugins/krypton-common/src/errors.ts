@@ -29,22 +29,40 @@ const STATUS: Record<KryptonErrorCode, number> = {
   internal: 500,
 };
 
-/** The error envelope of every non-2xx answer: an object whose only field is `error`. */
+/**
+ * The error envelope of every non-2xx answer: `error` holds the fixed message. A few failures add
+ * counts that the spec asks for (history cleanup), never text from upstream.
+ */
 export interface ErrorEnvelope {
   error: string;
+  /** Snapshots confirmed absent, still present (finalizers) and failed, when cleanup stopped. */
+  history?: HistoryCleanupCounts;
+}
+
+/** What a history cleanup (retention or delete) achieved before it stopped. */
+export interface HistoryCleanupCounts {
+  confirmedAbsent: number;
+  pending: number;
+  failed: number;
 }
 
 export class KryptonError extends Error {
   readonly status: number;
 
-  constructor(readonly code: KryptonErrorCode, message: string) {
+  constructor(
+    readonly code: KryptonErrorCode,
+    message: string,
+    readonly history?: HistoryCleanupCounts,
+  ) {
     super(message);
     this.name = 'KryptonError';
     this.status = STATUS[code];
   }
 
   toEnvelope(): ErrorEnvelope {
-    return { error: this.message };
+    return this.history
+      ? { error: this.message, history: this.history }
+      : { error: this.message };
   }
 }
 
@@ -76,6 +94,17 @@ export const messages = {
     'The values of service-account token Secrets are never revealed through Krypton.',
   listTooLarge:
     'The namespace holds more Secrets than Krypton lists at once (2,000 Secrets or 32 MiB). Use kubectl with a label selector to inspect it.',
+  sourceConflict:
+    "A history snapshot already holds this version with other content. Reload the Secret; an operator must review the snapshot before it can be changed (see Krypton's history runbook).",
+  counterBehindHistory:
+    "The Secret's version counter is behind its retained history. An operator must review it before the Secret can be changed (see Krypton's history runbook).",
+  archiveChanged:
+    'The history snapshot of this version changed or disappeared while it was saved. Reload the Secret and try again.',
+  historyUnavailable:
+    'Krypton could not save the history snapshot, so the Secret was not changed. Try again later.',
+  versionNotFound: "That version is not in this Secret's history.",
+  pendingDeletion:
+    'The Secret is being deleted (deletion is pending), so it cannot be restored. Reload it.',
   reservedIdentity:
     'Your Backstage identity maps to a reserved Kubernetes name (system:...). An operator must change the impersonation templates.',
 } as const;

@@ -2,6 +2,7 @@ import {
   AccessRules,
   AdoptSecretRequest,
   CreateSecretRequest,
+  RestoreRequest,
   SecretFields,
   UpdateSecretRequest,
 } from './dto';
@@ -304,4 +305,26 @@ export function parseQuery<S extends QuerySchema>(
     }
   }
   return out as ParsedQuery<S>;
+}
+
+/** A version number in a path: a canonical positive decimal integer, as counters are. */
+export function parseVersionParam(raw: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw invalid('The version must be a positive whole number such as 3.');
+  }
+  return Number(raw);
+}
+
+export function parseRestoreRequest(raw: unknown): RestoreRequest {
+  const body = requireObject(raw);
+  rejectUnknownFields(body, ['version', 'resourceVersion']);
+  const version = body.version;
+  if (
+    typeof version !== 'number' ||
+    !Number.isSafeInteger(version) ||
+    version < 1
+  ) {
+    throw invalid('"version" must be the positive whole number of a version.');
+  }
+  return { version, resourceVersion: readResourceVersion(body) };
 }

@@ -1,4 +1,5 @@
 import { kubeConfigFor } from '@krypton/kube-testenv';
+import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { KubeTransport } from '../kubernetes/transport';
 
 /** Admin-side helpers for integration tests: native objects and RBAC grants. */
@@ -55,6 +56,73 @@ export class AdminClient {
       method: 'GET',
       path: `/api/v1/namespaces/${namespace}/secrets/${name}`,
     });
+  }
+
+  /** The Secret as it is stored, failing the test when it is absent. */
+  async secret(namespace: string, name: string): Promise<NativeSecret> {
+    const res = await this.getSecret(namespace, name);
+    if (res.status !== 200)
+      throw new Error(`get ${name} failed: ${res.status}`);
+    return res.body as NativeSecret;
+  }
+
+  async listSecrets(namespace: string, labelSelector?: string) {
+    const res = await this.transport.request({
+      method: 'GET',
+      path: `/api/v1/namespaces/${namespace}/secrets`,
+      query: { labelSelector },
+    });
+    if (res.status !== 200) throw new Error(`list failed: ${res.status}`);
+    return (res.body as { items: NativeSecret[] }).items;
+  }
+
+  /** A merge patch of a Secret, as kubectl or another controller would make. */
+  async patchSecret(namespace: string, name: string, patch: unknown) {
+    const res = await this.transport.request({
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${namespace}/secrets/${name}`,
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    });
+    if (res.status !== 200)
+      throw new Error(`patch ${name} failed: ${res.status}`);
+    return res.body as NativeSecret;
+  }
+
+  /** The history snapshots of the namespace, as the cluster holds them. */
+  snapshots(namespace: string) {
+    return this.listSecrets(namespace, 'krypton.io/kind=history');
+  }
+
+  /** Grants a user or group the given verbs on some resources of a namespace. */
+  async grant(
+    namespace: string,
+    id: string,
+    subject: { kind: 'User' | 'Group'; name: string },
+    rules: Array<Record<string, string[]>>,
+  ): Promise<void> {
+    const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`;
+    const role = await this.transport.request({
+      method: 'POST',
+      path: `${rbac}/roles`,
+      body: { metadata: { name: id }, rules },
+    });
+    const binding = await this.transport.request({
+      method: 'POST',
+      path: `${rbac}/rolebindings`,
+      body: {
+        metadata: { name: id },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'Role',
+          name: id,
+        },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', ...subject }],
+      },
+    });
+    if (role.status !== 201 || binding.status !== 201) {
+      throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    }
   }
 
   close() {

@@ -16,6 +16,9 @@ export const AUDIT_EVENTS = {
   create: { eventId: 'secret-create', severityLevel: 'high' },
   update: { eventId: 'secret-update', severityLevel: 'high' },
   adopt: { eventId: 'secret-adopt', severityLevel: 'high' },
+  versionRead: { eventId: 'secret-version-read', severityLevel: 'medium' },
+  restore: { eventId: 'secret-restore', severityLevel: 'high' },
+  delete: { eventId: 'secret-delete', severityLevel: 'high' },
 } as const satisfies Record<string, AuditEvent>;
 
 /** Wraps route work in audit events: initiated, then succeeded or failed with a fixed message. */

@@ -22,6 +22,7 @@ import {
   kryptonSecretRevealPermission,
   kryptonSecretUpdatePermission,
   messages,
+  tryNormalizeEntityRef,
   validateNamespace,
 } from '@krypton/plugin-krypton-common';
 import {
@@ -29,6 +30,8 @@ import {
   LiveSecrets,
   NativeSecret,
   RequestGateways,
+  SecretHistory,
+  VersionedSecrets,
   engineGateways,
 } from '@krypton/plugin-krypton-common/engine';
 import { Request } from 'express';
@@ -56,6 +59,8 @@ export interface SecretRequestContext {
   /** The user's identity and Krypton's own; engines choose per call (engineGateways). */
   gateways: RequestGateways;
   live: LiveSecrets;
+  /** Writes that history stands behind: update, restore, delete, versions. */
+  versioned: VersionedSecrets;
   gate: LiveGate;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
@@ -128,12 +133,24 @@ export function createContextResolver(deps: ContextDeps) {
               impersonationFor(principal, config),
             ),
     };
+    const engine = engineGateways(config.identity, gateways);
     const live = new LiveSecrets({
-      gateway: engineGateways(config.identity, gateways).live,
+      gateway: engine.live,
       cluster: cluster.name,
       annotationPrefix: config.annotationPrefix,
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
+    });
+    const versioned = new VersionedSecrets({
+      live,
+      history: new SecretHistory({
+        gateway: engine.archive,
+        annotationPrefix: config.annotationPrefix,
+        historyLimit: config.historyLimit,
+      }),
+      actor:
+        tryNormalizeEntityRef(principal.userEntityRef) ??
+        principal.userEntityRef,
     });
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
       evaluateAccess(live.accessRules(secret), principal, action, policy) ===
@@ -161,6 +178,7 @@ export function createContextResolver(deps: ContextDeps) {
       principal,
       gateways,
       live,
+      versioned,
       gate,
       mayList: secret => !aclDenies(secret, 'read'),
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),

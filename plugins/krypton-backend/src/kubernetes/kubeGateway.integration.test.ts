@@ -140,6 +140,15 @@ describe('HttpKubeGateway against a real kube-apiserver', () => {
     );
   });
 
+  it('reads an empty metadata-only list, which the server sends with null items', async () => {
+    const page = await gateway.listMetadata(SECRETS, ns.name, {
+      labelSelector: 'nothing=here',
+      limit: 100,
+      maxBytes: 1024 * 1024,
+    });
+    expect(page.items).toEqual([]);
+  });
+
   it('patches a workload with a conditional RFC 6902 patch, escaping "/" in keys', async () => {
     const created = await admin.transport.request({
       method: 'POST',

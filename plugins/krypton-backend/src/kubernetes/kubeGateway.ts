@@ -118,15 +118,14 @@ export class HttpKubeGateway implements KubeGateway {
 
   private page<T extends KubeObject>(res: KubeResponse): Page<T> {
     const body = res.body;
-    if (
-      !isObject(body) ||
-      !Array.isArray(body.items) ||
-      !body.items.every(isKubeObject)
-    )
+    if (!isObject(body)) throw new KubeApiError(502, 'MalformedResponse');
+    // An empty PartialObjectMetadataList comes with "items": null (a nil Go slice).
+    const items = body.items === null ? [] : body.items;
+    if (!Array.isArray(items) || !items.every(isKubeObject))
       throw new KubeApiError(502, 'MalformedResponse');
     const next = isObject(body.metadata) ? body.metadata.continue : undefined;
     return {
-      items: body.items as T[],
+      items: items as T[],
       continueToken: typeof next === 'string' && next !== '' ? next : undefined,
       bytes: res.bytes,
     };

@@ -1,8 +1,10 @@
 import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
 import { KryptonError } from '../errors';
 import { textToBase64 } from '../encoding';
+import { SecretHistory } from './history';
 import { LiveGate, LiveSecrets } from './liveSecrets';
 import { SECRETS } from './types';
+import { VersionedSecrets } from './versionedSecrets';
 
 const NS = 'ns';
 const allow: LiveGate = {
@@ -12,14 +14,19 @@ const allow: LiveGate = {
 
 function setup(managedOnly = true, historyLimit = 20) {
   const gateway = new InMemoryKubeGateway();
-  const live = new LiveSecrets({
-    gateway,
+  const options = {
     cluster: 'c',
     annotationPrefix: 'krypton.io',
-    managedOnly,
-    historyLimit: { ok: true, value: historyLimit },
+    historyLimit: { ok: true as const, value: historyLimit },
+  };
+  const live = new LiveSecrets({ ...options, gateway, managedOnly });
+  const history = new SecretHistory({ ...options, gateway });
+  const versioned = new VersionedSecrets({
+    live,
+    history,
+    actor: 'user:default/alice',
   });
-  return { gateway, live };
+  return { gateway, live, versioned };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<KryptonError> {
@@ -52,18 +59,23 @@ describe('LiveSecrets', () => {
   });
 
   it('checks the loaded resourceVersion before authorizing writes reach Kubernetes', async () => {
-    const { gateway, live } = setup();
+    const { gateway, live, versioned } = setup();
     await live.create(NS, { name: 'a', data: { k: 'v' } });
     gateway.calls.length = 0;
     const err = await rejection(
-      live.update(NS, 'a', { resourceVersion: 'old', data: { k: 'w' } }, allow),
+      versioned.update(
+        NS,
+        'a',
+        { resourceVersion: 'old', data: { k: 'w' } },
+        allow,
+      ),
     );
     expect(err.status).toBe(409);
     expect(gateway.calls).toEqual(['get secrets a']);
   });
 
   it('authorizes against the live object before planning the write', async () => {
-    const { gateway, live } = setup();
+    const { gateway, live, versioned } = setup();
     const s = await live.create(NS, { name: 'a', data: { k: 'v' } });
     gateway.calls.length = 0;
     const refuse: LiveGate = {
@@ -73,7 +85,7 @@ describe('LiveSecrets', () => {
       },
     };
     const err = await rejection(
-      live.update(
+      versioned.update(
         NS,
         'a',
         { resourceVersion: s.metadata.resourceVersion!, data: {} },
@@ -119,14 +131,14 @@ describe('LiveSecrets', () => {
   });
 
   it('keeps binary values when a client sends only the text subset', async () => {
-    const { live } = setup();
+    const { live, versioned } = setup();
     const bin = 'AP8=';
     const s = await live.create(NS, {
       name: 'a',
       data: { t: 'x' },
       binaryData: { b: bin },
     });
-    const { secret } = await live.update(
+    const { secret } = await versioned.update(
       NS,
       'a',
       { resourceVersion: s.metadata.resourceVersion!, data: { t: 'y' } },
@@ -137,13 +149,13 @@ describe('LiveSecrets', () => {
   });
 
   it('replaces the binary set when binaryData is sent, and keeps text then', async () => {
-    const { live } = setup();
+    const { live, versioned } = setup();
     const s = await live.create(NS, {
       name: 'a',
       data: { t: 'x' },
       binaryData: { b: 'AP8=' },
     });
-    const { secret } = await live.update(
+    const { secret } = await versioned.update(
       NS,
       'a',
       {
@@ -156,9 +168,9 @@ describe('LiveSecrets', () => {
   });
 
   it('does not bump the version or touch data on metadata-only edits', async () => {
-    const { live } = setup();
+    const { live, versioned } = setup();
     const s = await live.create(NS, { name: 'a', data: { t: 'x' } });
-    const { secret, dataChanged } = await live.update(
+    const { secret, dataChanged } = await versioned.update(
       NS,
       'a',
       { resourceVersion: s.metadata.resourceVersion!, description: 'd' },
@@ -170,7 +182,7 @@ describe('LiveSecrets', () => {
   });
 
   it('refuses data edits of a Secret with a malformed counter', async () => {
-    const { gateway, live } = setup();
+    const { gateway, live, versioned } = setup();
     const s = gateway.put(SECRETS, NS, {
       metadata: {
         name: 'a',
@@ -181,7 +193,7 @@ describe('LiveSecrets', () => {
     });
     expect(live.toSummary(s).version).toBeNull();
     const err = await rejection(
-      live.update(
+      versioned.update(
         NS,
         'a',
         { resourceVersion: s.metadata.resourceVersion!, data: { t: 'y' } },
@@ -367,7 +379,7 @@ describe('LiveSecrets', () => {
       const frozen = secret({ immutable: true });
       expect(
         live.checkWrite(frozen, { resourceVersion: '7', data: frozen.data }),
-      ).toEqual({ dataChanged: false, version: 3 });
+      ).toEqual({ dataChanged: false, version: 3, replacedVersion: 3 });
       expect(() =>
         live.checkWrite(frozen, { resourceVersion: '7', data: {} }),
       ).toThrow(/immutable/);
@@ -376,7 +388,7 @@ describe('LiveSecrets', () => {
     it('gives the next counter for a data change', () => {
       expect(
         live.checkWrite(secret(), { resourceVersion: '7', data: {} }),
-      ).toEqual({ dataChanged: true, version: 4 });
+      ).toEqual({ dataChanged: true, version: 4, replacedVersion: 3 });
     });
 
     it('refuses data changes while the history limit is invalid, and lets metadata edits pass', () => {
@@ -397,7 +409,7 @@ describe('LiveSecrets', () => {
       expect(err).toMatchObject({ status: 503, message: 'bad limit' });
       expect(
         broken.checkWrite(s, { resourceVersion: '7', data: s.data }),
-      ).toEqual({ dataChanged: false, version: 3 });
+      ).toEqual({ dataChanged: false, version: 3, replacedVersion: 3 });
     });
 
     it('measures raw writes by decoded bytes and client writes by the estimate', () => {

@@ -22,7 +22,13 @@ import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { isSnapshotName } from '../validation';
 import { fromKubeError } from './errors';
 import { IncompleteListError, readInventory } from './inventory';
-import { KubeGateway, NativeSecret, SECRETS } from './types';
+import {
+  DeleteOutcome,
+  KubeGateway,
+  NativeSecret,
+  Preconditions,
+  SECRETS,
+} from './types';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 
@@ -77,6 +83,8 @@ export interface WriteCheck {
   dataChanged: boolean;
   /** The counter after the write: the current one for metadata-only writes. */
   version: number;
+  /** The counter of the state being replaced, which history saves as that version. */
+  replacedVersion: number;
 }
 
 /** The parts of a live Secret that one write sets. */
@@ -129,6 +137,10 @@ export class LiveSecrets {
 
   constructor(private readonly options: LiveSecretsOptions) {
     this.keys = kryptonKeys(options.annotationPrefix);
+  }
+
+  get cluster(): string {
+    return this.options.cluster;
   }
 
   isManaged(secret: NativeSecret): boolean {
@@ -372,13 +384,18 @@ export class LiveSecrets {
       live.metadata.annotations?.[this.keys.version],
     );
     if (!dataChanged) {
-      return { dataChanged, version: counter.ok ? counter.version : 0 };
+      const current = counter.ok ? counter.version : 0;
+      return { dataChanged, version: current, replacedVersion: current };
     }
     if (!counter.ok)
       throw new KryptonError('conflict', messages.invalidCounter);
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
-    return { dataChanged, version: counter.version + 1 };
+    return {
+      dataChanged,
+      version: counter.version + 1,
+      replacedVersion: counter.version,
+    };
   }
 
   /**
@@ -438,23 +455,26 @@ export class LiveSecrets {
     return { replacement, check };
   }
 
-  async update(
+  /**
+   * Replaces the live Secret with a planned replacement (UID and resourceVersion preconditions).
+   * Data-changing replacements come only from VersionedSecrets, after history saved the state
+   * they replace.
+   */
+  async write(
     namespace: string,
     name: string,
-    req: UpdateSecretRequest,
-    gate: LiveGate,
-  ): Promise<{ secret: NativeSecret; dataChanged: boolean }> {
-    const live = await this.loadGated(
-      namespace,
-      name,
-      requiredActions(req),
-      gate,
-    );
-    const { replacement, check } = this.planUpdate(live, req);
-    const secret = await this.kube(g =>
-      g.replace(SECRETS, namespace, name, replacement),
-    );
-    return { secret, dataChanged: check.dataChanged };
+    replacement: NativeSecret,
+  ): Promise<NativeSecret> {
+    return this.kube(g => g.replace(SECRETS, namespace, name, replacement));
+  }
+
+  /** The conditional delete of the live Secret: gone, or still present (finalizers). */
+  async remove(
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ): Promise<DeleteOutcome<NativeSecret>> {
+    return this.kube(g => g.delete(SECRETS, namespace, name, preconditions));
   }
 
   /** Marks an existing Secret as managed by Krypton, optionally with a description and rules. */

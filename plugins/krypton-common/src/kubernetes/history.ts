@@ -1,0 +1,264 @@
+import { KryptonKeys, kryptonKeys } from '../annotations';
+import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
+import { Parsed } from '../settings';
+import { IncompleteListError, readInventory } from './inventory';
+import {
+  SnapshotRecord,
+  buildSnapshot,
+  hash32,
+  historySelector,
+  readSnapshotRecord,
+  snapshotName,
+  verifySnapshot,
+} from './snapshots';
+import { KubeApiError, KubeGateway, NativeSecret, SECRETS } from './types';
+
+export interface SecretHistoryOptions {
+  /** The identity of history calls: the user's, or Krypton's own in hybrid mode. */
+  gateway: KubeGateway;
+  annotationPrefix: string;
+  historyLimit: Parsed<number>;
+  /** The clock of snapshot-at; tests pin it. */
+  now?: () => Date;
+}
+
+/** What saving one state into history did. */
+export interface ArchiveOutcome {
+  /** The version the replaced state was saved (or found verified) as. */
+  archivedVersion: number;
+  /** Whether an earlier attempt had already saved exactly this state. */
+  reused: boolean;
+  /** Snapshots deleted by retention. */
+  pruned: number;
+}
+
+type DeleteResult = 'absent' | 'pending' | 'failed';
+
+const isKube = (err: unknown, ...statuses: number[]): err is KubeApiError =>
+  err instanceof KubeApiError && statuses.includes(err.status);
+
+/**
+ * Maps a failed history request. A history failure always blocks the live write, so the messages
+ * say that the Secret was not changed; Kubernetes' own refusals keep their meaning.
+ */
+function historyError(err: unknown): KryptonError {
+  if (err instanceof KryptonError) return err;
+  if (err instanceof IncompleteListError)
+    return new KryptonError('unavailable', messages.historyUnavailable);
+  if (isKube(err, 403))
+    return new KryptonError('forbidden', messages.forbiddenKubernetes);
+  if (isKube(err, 429))
+    return new KryptonError('rate_limited', messages.rateLimited);
+  if (isKube(err, 400, 422)) {
+    return new KryptonError(
+      'unprocessable',
+      'Kubernetes refused the history snapshot, so the Secret was not changed.',
+    );
+  }
+  return new KryptonError('unavailable', messages.historyUnavailable);
+}
+
+/** The 503 that stops an operation when history cleanup left snapshots pending or failed. */
+export function historyCleanupError(
+  counts: HistoryCleanupCounts,
+  what: string,
+): KryptonError {
+  return new KryptonError(
+    'unavailable',
+    `History cleanup did not finish (${counts.confirmedAbsent} confirmed absent, ${counts.pending} pending, ${counts.failed} failed), so ${what}. Resolve pending or failed snapshots and try again.`,
+    counts,
+  );
+}
+
+/**
+ * The history of live Secrets: immutable snapshots bound to a live UID and exact revision. It
+ * saves a state before it is replaced (verifying any snapshot already in the slot), applies
+ * retention, lists and reads versions, and removes them, always through validated records:
+ * legacy copies and malformed objects are never listed, restored, pruned or cleaned up.
+ */
+export class SecretHistory {
+  readonly keys: KryptonKeys;
+
+  constructor(private readonly options: SecretHistoryOptions) {
+    this.keys = kryptonKeys(options.annotationPrefix);
+  }
+
+  private get gateway() {
+    return this.options.gateway;
+  }
+
+  /**
+   * The validated snapshots of one live UID, oldest first. Reads metadata only: values never
+   * leave the API server for an inventory.
+   */
+  async inventory(namespace: string, uid: string): Promise<SnapshotRecord[]> {
+    const out: SnapshotRecord[] = [];
+    const labelSelector = historySelector(this.keys, await hash32(uid));
+    try {
+      for await (const page of readInventory(
+        request => this.gateway.listMetadata(SECRETS, namespace, request),
+        { labelSelector },
+      )) {
+        for (const item of page) {
+          const record = await readSnapshotRecord(item, this.keys);
+          if (record && record.sourceUid === uid) out.push(record);
+        }
+      }
+    } catch (err) {
+      throw historyError(err);
+    }
+    return out.sort((a, b) => a.version - b.version);
+  }
+
+  /**
+   * Saves the live state as `version` before it is replaced, then applies retention. On a taken
+   * slot, the occupant must be exactly this state; anything else blocks the write with 409.
+   * Successful create answers are verified too, since admission may have altered them.
+   */
+  async archive(
+    live: NativeSecret,
+    version: number,
+    actor: string,
+  ): Promise<ArchiveOutcome> {
+    const limit = this.options.historyLimit;
+    if (!limit.ok) throw new KryptonError('unavailable', limit.error);
+    const namespace = live.metadata.namespace!;
+    const expected = await buildSnapshot(live, version, this.keys, {
+      by: actor,
+      at: (this.options.now?.() ?? new Date()).toISOString(),
+    });
+    const name = expected.metadata.name!;
+    let saved: NativeSecret;
+    let reused = false;
+    try {
+      saved = await this.gateway.create(SECRETS, namespace, expected);
+    } catch (err) {
+      if (!isKube(err, 409)) throw historyError(err);
+      try {
+        saved = await this.gateway.get(SECRETS, namespace, name);
+      } catch (readErr) {
+        // The occupant went away between the create and the read: nothing verified stands there.
+        if (isKube(readErr, 404))
+          throw new KryptonError('conflict', messages.archiveChanged);
+        throw historyError(readErr);
+      }
+      reused = true;
+    }
+    if (await verifySnapshot(saved, expected, this.keys)) {
+      throw new KryptonError('conflict', messages.sourceConflict);
+    }
+
+    const records = await this.inventory(namespace, live.metadata.uid!);
+    const mine = records.find(r => r.version === version);
+    if (
+      !mine ||
+      mine.uid !== saved.metadata.uid ||
+      mine.sourceResourceVersion !== live.metadata.resourceVersion
+    ) {
+      throw new KryptonError('conflict', messages.archiveChanged);
+    }
+    if (records.some(r => r.version > version)) {
+      throw new KryptonError('conflict', messages.counterBehindHistory);
+    }
+    const excess = records.slice(0, Math.max(0, records.length - limit.value));
+    const counts = await this.remove(namespace, excess);
+    if (counts.pending > 0 || counts.failed > 0) {
+      throw historyCleanupError(counts, 'the Secret was not changed');
+    }
+    return { archivedVersion: version, reused, pruned: counts.confirmedAbsent };
+  }
+
+  /**
+   * One version of a live UID with its values. Only a validated, immutable snapshot bound to this
+   * UID qualifies; anything else in that name's place is not a version of this Secret.
+   */
+  async read(
+    namespace: string,
+    uid: string,
+    version: number,
+  ): Promise<{ record: SnapshotRecord; snapshot: NativeSecret }> {
+    const notFound = () =>
+      new KryptonError('not_found', messages.versionNotFound);
+    let snapshot: NativeSecret;
+    try {
+      snapshot = await this.gateway.get(
+        SECRETS,
+        namespace,
+        snapshotName(await hash32(uid), version),
+      );
+    } catch (err) {
+      if (isKube(err, 404)) throw notFound();
+      throw historyError(err);
+    }
+    const record = await readSnapshotRecord(snapshot, this.keys);
+    if (
+      !record ||
+      record.sourceUid !== uid ||
+      record.version !== version ||
+      snapshot.immutable !== true ||
+      snapshot.type !== 'Opaque'
+    ) {
+      throw notFound();
+    }
+    return { record, snapshot };
+  }
+
+  /**
+   * Deletes snapshots one at a time, each with its own UID and resourceVersion preconditions.
+   * `beforeEach` runs before every delete (the live recheck of a Secret delete) and stops the
+   * cleanup by throwing.
+   */
+  async remove(
+    namespace: string,
+    records: SnapshotRecord[],
+    beforeEach?: () => Promise<void>,
+  ): Promise<HistoryCleanupCounts> {
+    const counts: HistoryCleanupCounts = {
+      confirmedAbsent: 0,
+      pending: 0,
+      failed: 0,
+    };
+    for (const record of records) {
+      if (beforeEach) await beforeEach();
+      const result = await this.removeOne(namespace, record);
+      if (result === 'absent') counts.confirmedAbsent++;
+      else if (result === 'pending') counts.pending++;
+      else counts.failed++;
+    }
+    return counts;
+  }
+
+  private async removeOne(
+    namespace: string,
+    record: SnapshotRecord,
+  ): Promise<DeleteResult> {
+    const attempt = async (resourceVersion: string): Promise<DeleteResult> => {
+      const outcome = await this.gateway.delete(
+        SECRETS,
+        namespace,
+        record.name,
+        {
+          uid: record.uid,
+          resourceVersion,
+        },
+      );
+      return outcome.gone ? 'absent' : 'pending';
+    };
+    try {
+      return await attempt(record.resourceVersion);
+    } catch (err) {
+      if (isKube(err, 404)) return 'absent';
+      if (!isKube(err, 409)) return 'failed';
+    }
+    // The revision moved since the inventory (a storage rewrite, a label edit): read the object
+    // again and retry once with what is there now, if it is still the same snapshot.
+    try {
+      const current = await this.gateway.get(SECRETS, namespace, record.name);
+      if (current.metadata.uid !== record.uid) return 'absent';
+      if (current.metadata.deletionTimestamp) return 'pending';
+      return await attempt(current.metadata.resourceVersion!);
+    } catch (err) {
+      return isKube(err, 404) ? 'absent' : 'failed';
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import {
+  DeleteResult,
+  RestoreRequest,
+  UpdateSecretRequest,
+  VersionDto,
+  VersionSummary,
+} from '../dto';
+import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
+import { ArchiveOutcome, SecretHistory, historyCleanupError } from './history';
+import {
+  LiveGate,
+  LiveSecrets,
+  SERVICE_ACCOUNT_TOKEN_TYPE,
+  requiredActions,
+  splitData,
+} from './liveSecrets';
+import { SnapshotRecord } from './snapshots';
+import { NativeSecret } from './types';
+
+export interface VersionedSecretsOptions {
+  live: LiveSecrets;
+  history: SecretHistory;
+  /** Who acts: the normalized entity ref recorded as snapshot-by. */
+  actor: string;
+}
+
+/** What an update or restore did, for the answer and the audit event. */
+export interface VersionedWrite {
+  secret: NativeSecret;
+  dataChanged: boolean;
+  /** Present when the write saved the replaced state into history. */
+  archive?: ArchiveOutcome;
+}
+
+export interface DeleteOutcomeReport {
+  result: DeleteResult;
+  /** What cleanup removed; absent with keepHistory. */
+  cleanup?: HistoryCleanupCounts;
+}
+
+const stale = () => new KryptonError('conflict', messages.staleRevision);
+
+function summary(record: SnapshotRecord): VersionSummary {
+  return {
+    version: record.version,
+    snapshotAt: record.snapshotAt,
+    snapshotBy: record.snapshotBy,
+    sourceType: record.sourceType,
+    sourceResourceVersion: record.sourceResourceVersion,
+    keys: record.keys,
+  };
+}
+
+/**
+ * The writes that history stands behind: every data-changing update and every restore first saves
+ * the state it replaces (or verifies that an earlier attempt saved exactly it), applies retention,
+ * and only then replaces the live Secret with UID and resourceVersion preconditions. Delete cleans
+ * up history before the live object goes. Every operation gates on the current live object first.
+ */
+export class VersionedSecrets {
+  constructor(private readonly options: VersionedSecretsOptions) {}
+
+  private get live() {
+    return this.options.live;
+  }
+
+  private get history() {
+    return this.options.history;
+  }
+
+  async update(
+    namespace: string,
+    name: string,
+    req: UpdateSecretRequest,
+    gate: LiveGate,
+  ): Promise<VersionedWrite> {
+    const live = await this.live.loadGated(
+      namespace,
+      name,
+      requiredActions(req),
+      gate,
+    );
+    const { replacement, check } = this.live.planUpdate(live, req);
+    const archive = check.dataChanged
+      ? await this.history.archive(
+          live,
+          check.replacedVersion,
+          this.options.actor,
+        )
+      : undefined;
+    const secret = await this.live.write(namespace, name, replacement);
+    return { secret, dataChanged: check.dataChanged, archive };
+  }
+
+  /**
+   * Replaces the live data with a version's original base64, after saving the current state. The
+   * live type, UID, owner references, finalizers, immutability, description and rules stay. A
+   * byte-identical restore changes nothing and writes nothing.
+   */
+  async restore(
+    namespace: string,
+    name: string,
+    req: RestoreRequest,
+    gate: LiveGate,
+  ): Promise<VersionedWrite> {
+    const live = await this.live.loadGated(namespace, name, ['restore'], gate);
+    if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
+    if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
+      throw new KryptonError('unprocessable', messages.serviceAccountToken);
+    }
+    if (live.metadata.deletionTimestamp) {
+      throw new KryptonError('conflict', messages.pendingDeletion);
+    }
+    const { snapshot } = await this.history.read(
+      namespace,
+      live.metadata.uid!,
+      req.version,
+    );
+    const data: Record<string, string> = Object.create(null);
+    for (const key of Object.keys(snapshot.data ?? {}))
+      data[key] = snapshot.data![key];
+    const check = this.live.checkWrite(live, {
+      resourceVersion: req.resourceVersion,
+      data,
+    });
+    if (!check.dataChanged) return { secret: live, dataChanged: false };
+    const archive = await this.history.archive(
+      live,
+      check.replacedVersion,
+      this.options.actor,
+    );
+    const secret = await this.live.write(
+      namespace,
+      name,
+      this.live.buildReplacement(live, { data, check }),
+    );
+    return { secret, dataChanged: true, archive };
+  }
+
+  /**
+   * Deletes the live Secret, after removing its history unless keepHistory. The live object is
+   * read again before each cleanup mutation and before the live delete; a change answers 409.
+   * Cleanup that leaves anything pending or failed answers 503 without deleting the live Secret.
+   */
+  async delete(
+    namespace: string,
+    name: string,
+    req: { resourceVersion: string; keepHistory: boolean },
+    gate: LiveGate,
+  ): Promise<DeleteOutcomeReport> {
+    const live = await this.live.loadGated(namespace, name, ['delete'], gate);
+    if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
+    const uid = live.metadata.uid!;
+    const recheck = async () => {
+      let now: NativeSecret;
+      try {
+        now = await this.live.load(namespace, name);
+      } catch (err) {
+        if (err instanceof KryptonError && err.code === 'not_found')
+          throw stale();
+        throw err;
+      }
+      if (
+        now.metadata.uid !== uid ||
+        now.metadata.resourceVersion !== req.resourceVersion
+      ) {
+        throw stale();
+      }
+    };
+    let cleanup: HistoryCleanupCounts | undefined;
+    if (!req.keepHistory) {
+      const records = await this.history.inventory(namespace, uid);
+      cleanup = await this.history.remove(namespace, records, recheck);
+      if (cleanup.pending > 0 || cleanup.failed > 0) {
+        throw historyCleanupError(cleanup, 'the Secret was not deleted');
+      }
+      const left = await this.history.inventory(namespace, uid);
+      if (left.length > 0) {
+        throw historyCleanupError(
+          { ...cleanup, pending: cleanup.pending + left.length },
+          'the Secret was not deleted',
+        );
+      }
+    }
+    await recheck();
+    const outcome = await this.live.remove(namespace, name, {
+      uid,
+      resourceVersion: req.resourceVersion,
+    });
+    return {
+      result: {
+        status: outcome.gone ? 'deleted' : 'pending',
+        history: req.keepHistory ? 'kept' : 'cleaned',
+      },
+      cleanup,
+    };
+  }
+
+  /** The validated history of the live UID, newest first. No values. */
+  async versions(
+    namespace: string,
+    name: string,
+    gate: LiveGate,
+  ): Promise<VersionSummary[]> {
+    const live = await this.live.loadGated(namespace, name, ['read'], gate);
+    const records = await this.history.inventory(namespace, live.metadata.uid!);
+    return records.reverse().map(summary);
+  }
+
+  /** One version with its values, split into lossless text and original base64. */
+  async version(
+    namespace: string,
+    name: string,
+    version: number,
+    gate: LiveGate,
+  ): Promise<VersionDto> {
+    const live = await this.live.loadGated(
+      namespace,
+      name,
+      ['read', 'reveal'],
+      gate,
+    );
+    const { record, snapshot } = await this.history.read(
+      namespace,
+      live.metadata.uid!,
+      version,
+    );
+    const split = splitData(snapshot.data);
+    const dto: VersionDto = {
+      ...summary(record),
+      cluster: this.live.cluster,
+      namespace,
+      name,
+      access: record.access,
+      keys: Object.keys(snapshot.data ?? {}).sort(),
+      binaryKeys: Object.keys(split.binaryData).sort(),
+      ...split,
+    };
+    if (record.description !== undefined) dto.description = record.description;
+    return dto;
+  }
+}
