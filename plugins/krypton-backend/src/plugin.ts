@@ -4,6 +4,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { kryptonPermissions } from '@krypton/plugin-krypton-common';
 import { readKryptonConfig } from './config';
+import { RestartResultStore } from './database/restartResults';
 import { createClusters } from './kubernetes/clusters';
 import { createRouter } from './router';
 
@@ -22,10 +23,17 @@ export const kryptonPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
         lifecycle: coreServices.lifecycle,
+        database: coreServices.database,
       },
       async init(deps) {
-        const { config, logger, httpRouter, lifecycle, permissionsRegistry } =
-          deps;
+        const {
+          config,
+          logger,
+          httpRouter,
+          lifecycle,
+          permissionsRegistry,
+          database,
+        } = deps;
         const kryptonConfig = readKryptonConfig(config);
         const clusters = createClusters(kryptonConfig.clusters);
         permissionsRegistry.addPermissions(kryptonPermissions);
@@ -43,7 +51,12 @@ export const kryptonPlugin = createBackendPlugin({
           clusters.forEach(c => c.transport.close()),
         );
         httpRouter.use(
-          await createRouter({ ...deps, config: kryptonConfig, clusters }),
+          await createRouter({
+            ...deps,
+            config: kryptonConfig,
+            clusters,
+            restartResults: await RestartResultStore.create(database),
+          }),
         );
         // Krypton's router authenticates everything but /health itself (http/authGate), so that a
         // missing or expired session gets Krypton's { "error": ... } envelope like every other

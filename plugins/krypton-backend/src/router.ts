@@ -6,6 +6,7 @@ import {
   UserInfoService,
 } from '@backstage/backend-plugin-api';
 import {
+  ConsumersResult,
   KryptonConfigDto,
   KryptonError,
   MAX_SECRET_BYTES,
@@ -26,7 +27,10 @@ import {
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { ArchiveOutcome } from '@krypton/plugin-krypton-common/engine';
+import {
+  ArchiveOutcome,
+  restartHttpStatus,
+} from '@krypton/plugin-krypton-common/engine';
 import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from './config';
@@ -38,10 +42,12 @@ import {
   authorizePermissions,
   createContextResolver,
 } from './http/requestContext';
+import { RestartResultStore } from './database/restartResults';
 import { Cluster } from './kubernetes/clusters';
 
 export interface RouterOptions {
   config: KryptonBackendConfig;
+  restartResults: RestartResultStore;
   clusters: Cluster[];
   logger: LoggerService;
   httpAuth: HttpAuthService;
@@ -55,6 +61,22 @@ const DELETE_QUERY = {
   resourceVersion: 'resourceVersion',
   keepHistory: 'boolean',
 } as const satisfies QuerySchema;
+
+/** restart-consumers takes no body; an empty JSON object is tolerated as none. */
+function requireNoBody(body: unknown) {
+  const empty =
+    body === undefined ||
+    (typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      Object.keys(body).length === 0);
+  if (!empty) {
+    throw new KryptonError(
+      'invalid_request',
+      'restart-consumers takes no request body.',
+    );
+  }
+}
 
 /** What an update or restore saved into history, for its audit event. */
 function archiveMeta(
@@ -85,7 +107,15 @@ function withQuery<S extends QuerySchema>(
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
-  const { config, clusters, httpAuth, permissions, auditor, logger } = options;
+  const {
+    config,
+    clusters,
+    httpAuth,
+    permissions,
+    auditor,
+    logger,
+    restartResults,
+  } = options;
   const router = Router();
 
   // Every answer of this API may carry Secret data or depend on live access: never cache it.
@@ -356,6 +386,105 @@ export async function createRouter(
         };
       });
       res.status(out.status === 'deleted' ? 200 : 202).json(out);
+    }),
+  );
+
+  secrets.post(
+    '/namespaces/:namespace/secrets/:name/restart-consumers',
+    withQuery(NO_QUERY, async (req, res) => {
+      if (!config.restartEnabled) {
+        throw new KryptonError('forbidden', messages.restartDisabled);
+      }
+      requireNoBody(req.body);
+      const ctx = await context(req);
+      const name = req.params.name;
+      const meta = ctx.auditMeta(name);
+      const result = await audited(
+        req,
+        AUDIT_EVENTS.restart,
+        meta,
+        async () => {
+          const live = await ctx.live.loadGated(
+            ctx.namespace,
+            name,
+            ['restart'],
+            ctx.gate,
+          );
+          const out = await ctx.restart.restart(ctx.namespace, name);
+          try {
+            await restartResults.save(
+              {
+                cluster: ctx.cluster.name,
+                namespace: ctx.namespace,
+                name,
+                uid: live.metadata.uid ?? '',
+              },
+              {
+                result: out,
+                requestedBy: ctx.actor,
+                requestedAt: new Date().toISOString(),
+              },
+            );
+          } catch (err) {
+            // The rollouts were requested either way; only the record for teammates is missing.
+            logger.warn(
+              `Could not store the restart result of ${
+                ctx.namespace
+              }/${name}: ${(err as Error).name}`,
+            );
+          }
+          return {
+            result: out,
+            meta: {
+              status: out.status,
+              matched: out.matched,
+              requested: out.requested.map(w => ({ ...w })),
+              failures: out.failures.map(f => ({ ...f })),
+              discoveryFailures: out.discoveryFailures.map(f => ({ ...f })),
+            },
+            outcome:
+              out.status === 'partial' || out.status === 'failed'
+                ? new Error(out.message)
+                : undefined,
+          };
+        },
+      );
+      res.status(restartHttpStatus(result.status)).json(result);
+    }),
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name/restart-consumers/last',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      const live = await ctx.live.loadGated(
+        ctx.namespace,
+        name,
+        ['read'],
+        ctx.gate,
+      );
+      const last = await restartResults.load({
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+        uid: live.metadata.uid ?? '',
+      });
+      res.json({ last: last ?? null });
+    }),
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name/consumers',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const name = req.params.name;
+      await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate);
+      const body: ConsumersResult = await ctx.restart.consumers(
+        ctx.namespace,
+        name,
+      );
+      res.json(body);
     }),
   );
 

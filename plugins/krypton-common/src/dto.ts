@@ -142,3 +142,102 @@ export interface DeleteResult {
   /** cleaned: the eligible snapshots found before the live delete are gone; kept: keepHistory. */
   history: 'cleaned' | 'kept';
 }
+
+/** The workload kinds that restart-consumers discovers and patches (case-sensitive). */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+/** The nine classified failure codes of a restart. */
+export type RestartFailureCode =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'unconfirmed'
+  | 'incomplete_list';
+
+export interface WorkloadRef {
+  kind: WorkloadKind;
+  name: string;
+}
+
+/** A matched workload whose patch was not acknowledged. */
+export interface RestartFailure extends WorkloadRef {
+  code: RestartFailureCode;
+  /** Fixed, sanitized guidance; never an upstream payload. */
+  message: string;
+  /** The upstream status when there was one; 503 for an inventory found incomplete locally. */
+  httpStatus?: number;
+}
+
+/** An inventory of one kind that could not be read completely: its matches are unknown. */
+export interface DiscoveryFailure {
+  kind: WorkloadKind;
+  code: RestartFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+export type RestartStatus = 'requested' | 'no_targets' | 'partial' | 'failed';
+
+/**
+ * The answer of POST .../restart-consumers: 200 requested or no_targets, 207 partial, 503
+ * failed. Automation should read status and the arrays, not message or note.
+ */
+export interface RestartResult {
+  status: RestartStatus;
+  /** Known matches from complete inventories: requested.length + failures.length. */
+  matched: number;
+  requested: WorkloadRef[];
+  failures: RestartFailure[];
+  discoveryFailures: DiscoveryFailure[];
+  message: string;
+  note: string;
+  /** Equal to message on a 503 (failed) answer. */
+  error?: string;
+}
+
+/** GET .../restart-consumers/last: the latest result for the live Secret, if any. */
+export interface LastRestart {
+  result: RestartResult;
+  /** The entity ref of who asked, and when. */
+  requestedBy: string;
+  requestedAt: string;
+}
+
+/** How a workload's pod template uses a Secret. */
+export type SecretUsageType =
+  | 'env'
+  | 'envFrom'
+  | 'volume'
+  | 'projected'
+  | 'imagePullSecret';
+
+export interface SecretUsage {
+  type: SecretUsageType;
+  /** The containers (normal, init and ephemeral) that read it through env or envFrom. */
+  containers?: string[];
+  /** The volume that mounts it. */
+  volume?: string;
+}
+
+/** One workload that references a Secret, as the consumers dry run shows it. */
+export interface ConsumerWorkload extends WorkloadRef {
+  usages: SecretUsage[];
+  /** A paused Deployment does not roll out until it is resumed. */
+  paused: boolean;
+  /** An OnDelete update strategy rolls pods only when they are deleted. */
+  onDelete: boolean;
+  /** Stakater Reloader watches it, so it may already have rolled after the edit. */
+  reloader: boolean;
+  /** Labels, for matching workloads to catalog entities. */
+  labels: Record<string, string>;
+}
+
+/** GET .../secrets/:name/consumers: what a restart would touch, without patching. */
+export interface ConsumersResult {
+  workloads: ConsumerWorkload[];
+  discoveryFailures: DiscoveryFailure[];
+}

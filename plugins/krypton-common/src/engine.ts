@@ -13,6 +13,8 @@ export * from './kubernetes/liveSecrets';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './kubernetes/versionedSecrets';
+export * from './kubernetes/secretReferences';
+export * from './kubernetes/restartConsumers';
 
 // The contract types in the engines' signatures, so that this entry stands on its own.
 export { KryptonError } from './errors';
@@ -27,14 +29,25 @@ export type { Parsed } from './settings';
 export type {
   AccessRules,
   AdoptSecretRequest,
+  ConsumerWorkload,
+  ConsumersResult,
   CreateSecretRequest,
   DeleteResult,
+  DiscoveryFailure,
   IdentityMode,
+  RestartFailure,
+  RestartFailureCode,
+  RestartResult,
+  RestartStatus,
   RestoreRequest,
+  SecretUsage,
+  SecretUsageType,
   SecretDto,
   SecretFields,
   SecretSummary,
   UpdateSecretRequest,
   VersionDto,
   VersionSummary,
+  WorkloadKind,
+  WorkloadRef,
 } from './dto';

@@ -102,9 +102,12 @@ export const messages = {
     'The history snapshot of this version changed or disappeared while it was saved. Reload the Secret and try again.',
   historyUnavailable:
     'Krypton could not save the history snapshot, so the Secret was not changed. Try again later.',
+  historyUnreadable:
+    "Krypton could not read the Secret's history. Try again later.",
   versionNotFound: "That version is not in this Secret's history.",
   pendingDeletion:
     'The Secret is being deleted (deletion is pending), so it cannot be restored. Reload it.',
+  restartDisabled: 'Restarting apps is disabled on this deployment',
   reservedIdentity:
     'Your Backstage identity maps to a reserved Kubernetes name (system:...). An operator must change the impersonation templates.',
 } as const;

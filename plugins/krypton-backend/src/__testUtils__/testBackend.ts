@@ -166,7 +166,11 @@ export interface KryptonTestBackend {
 /** Krypton's backend plugin on a real HTTP server, against the test run's kube-apiserver. */
 export async function startKryptonBackend(
   kryptonConfig: JsonObject = {},
-  options: { clusterUrl?: string } = {},
+  options: {
+    clusterUrl?: string;
+    /** A directory for file-backed SQLite databases that outlive the backend. */
+    databaseDirectory?: string;
+  } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
   const state = testClusterState();
@@ -178,6 +182,14 @@ export async function startKryptonBackend(
       kryptonPlugin,
       mockServices.rootConfig.factory({
         data: {
+          backend: {
+            database: {
+              client: 'better-sqlite3',
+              connection: options.databaseDirectory
+                ? { directory: options.databaseDirectory }
+                : ':memory:',
+            },
+          },
           krypton: {
             admins: ['group:default/krypton-admins'],
             clusters: [

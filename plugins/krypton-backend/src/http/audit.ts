@@ -2,6 +2,7 @@ import {
   AuditorService,
   AuditorServiceEventSeverityLevel,
 } from '@backstage/backend-plugin-api';
+import { JsonObject } from '@backstage/types';
 import { Request } from 'express';
 import { toKryptonError } from './errorHandler';
 
@@ -19,18 +20,23 @@ export const AUDIT_EVENTS = {
   versionRead: { eventId: 'secret-version-read', severityLevel: 'medium' },
   restore: { eventId: 'secret-restore', severityLevel: 'high' },
   delete: { eventId: 'secret-delete', severityLevel: 'high' },
+  restart: { eventId: 'secret-restart', severityLevel: 'high' },
 } as const satisfies Record<string, AuditEvent>;
 
 /** Wraps route work in audit events: initiated, then succeeded or failed with a fixed message. */
 export function createAudited(auditor: AuditorService) {
-  /** Runs a mutation or value read inside an audit event whose meta never holds values. */
+  /**
+   * Runs a mutation or value read inside an audit event whose meta never holds values. A run that
+   * completes can still be recorded as failed (`outcome`), as a partial restart is.
+   */
   return async function audited<T>(
     req: Request,
     event: AuditEvent,
     meta: Record<string, string>,
     run: () => Promise<{
       result: T;
-      meta?: Record<string, string | number | boolean>;
+      meta?: JsonObject;
+      outcome?: Error;
     }>,
   ): Promise<T> {
     const recorded = await auditor.createEvent({
@@ -39,13 +45,16 @@ export function createAudited(auditor: AuditorService) {
       request: req,
       meta,
     });
+    let out;
     try {
-      const out = await run();
-      await recorded.success({ meta: { ...meta, ...out.meta } });
-      return out.result;
+      out = await run();
     } catch (err) {
       await recorded.fail({ error: toKryptonError(err), meta });
       throw err;
     }
+    const done = { ...meta, ...out.meta };
+    if (out.outcome) await recorded.fail({ error: out.outcome, meta: done });
+    else await recorded.success({ meta: done });
+    return out.result;
   };
 }

@@ -30,6 +30,7 @@ import {
   LiveSecrets,
   NativeSecret,
   RequestGateways,
+  RestartConsumers,
   SecretHistory,
   VersionedSecrets,
   engineGateways,
@@ -56,11 +57,15 @@ export interface SecretRequestContext {
   namespace: string;
   credentials: BackstageCredentials<BackstageUserPrincipal>;
   principal: Principal;
+  /** The user's normalized entity ref, as history and restart records name them. */
+  actor: string;
   /** The user's identity and Krypton's own; engines choose per call (engineGateways). */
   gateways: RequestGateways;
   live: LiveSecrets;
   /** Writes that history stands behind: update, restore, delete, versions. */
   versioned: VersionedSecrets;
+  /** Workload discovery and restarts, with the workload identity of the mode. */
+  restart: RestartConsumers;
   gate: LiveGate;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
@@ -141,6 +146,8 @@ export function createContextResolver(deps: ContextDeps) {
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
     });
+    const actor =
+      tryNormalizeEntityRef(principal.userEntityRef) ?? principal.userEntityRef;
     const versioned = new VersionedSecrets({
       live,
       history: new SecretHistory({
@@ -148,9 +155,11 @@ export function createContextResolver(deps: ContextDeps) {
         annotationPrefix: config.annotationPrefix,
         historyLimit: config.historyLimit,
       }),
-      actor:
-        tryNormalizeEntityRef(principal.userEntityRef) ??
-        principal.userEntityRef,
+      actor,
+    });
+    const restart = new RestartConsumers({
+      gateway: engine.archive,
+      annotationPrefix: config.annotationPrefix,
     });
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
       evaluateAccess(live.accessRules(secret), principal, action, policy) ===
@@ -176,9 +185,11 @@ export function createContextResolver(deps: ContextDeps) {
       namespace,
       credentials,
       principal,
+      actor,
       gateways,
       live,
       versioned,
+      restart,
       gate,
       mayList: secret => !aclDenies(secret, 'read'),
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),

@@ -448,6 +448,39 @@ describe('verified retries', () => {
   });
 });
 
+describe('writers that read before another write', () => {
+  it('get the stale-revision 409, not an operator review, when history moved past their read', async () => {
+    const t = setup();
+    const s = put(t.gateway, 'a', { k: textToBase64('v1') });
+    const create = t.gateway.create.bind(t.gateway);
+    let raced = false;
+    t.gateway.create = async (type, ns, object) => {
+      if (!raced) {
+        raced = true;
+        // Another writer saves v1 from the same read, then writes twice more.
+        await update(t, 'a', { k: 'b1' });
+        await update(t, 'a', { k: 'b2' });
+      }
+      return create(type, ns, object);
+    };
+    const err = await rejection(
+      t.versioned.update(
+        NS,
+        'a',
+        { resourceVersion: s.metadata.resourceVersion!, data: { k: 'late' } },
+        allow,
+      ),
+    );
+    expect(err.status).toBe(409);
+    expect(err.message).toBe(
+      'The Secret has changed since it was loaded. Reload it and re-apply your changes.',
+    );
+    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual({
+      k: textToBase64('b2'),
+    });
+  });
+});
+
 describe('retention', () => {
   it('prunes the oldest snapshots of that UID down to the limit, by app counter', async () => {
     const t = setup(2);
@@ -558,6 +591,116 @@ describe('retention', () => {
     expect(
       await t.gateway.get(SECRETS, NS, retagged.metadata.name!),
     ).toBeTruthy();
+  });
+});
+
+describe('cleanup that meets failures', () => {
+  it('never prunes the target of a restore before the live write lands', async () => {
+    const t = setup(2);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    await update(t, 'a', { k: 'v3' });
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    const replace = t.gateway.replace.bind(t.gateway);
+    t.gateway.replace = async () => {
+      throw new KubeApiError(500, 'InternalError');
+    };
+    await rejection(
+      t.versioned.restore(
+        NS,
+        'a',
+        { version: 1, resourceVersion: live.metadata.resourceVersion! },
+        allow,
+      ),
+    );
+    t.gateway.replace = replace;
+    // v1 (the target) stays although history is now one over the limit; a retry converges.
+    expect(
+      (await t.versioned.versions(NS, 'a', allow)).map(v => v.version),
+    ).toEqual([3, 1]);
+    const retried = await t.versioned.restore(
+      NS,
+      'a',
+      { version: 1, resourceVersion: live.metadata.resourceVersion! },
+      allow,
+    );
+    expect(retried.secret.data).toEqual({ k: textToBase64('v1') });
+  });
+
+  it('stops pruning at the first failure, so no newer snapshot goes before an older one', async () => {
+    const t = setup(5);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    for (const v of ['v2', 'v3', 'v4']) await update(t, 'a', { k: v });
+    const strict = new VersionedSecrets({
+      live: t.live,
+      history: new SecretHistory({
+        gateway: t.gateway,
+        annotationPrefix: 'krypton.io',
+        historyLimit: { ok: true, value: 1 },
+      }),
+      actor: 'user:default/alice',
+    });
+    const attempts: string[] = [];
+    t.gateway.delete = async (_type, _ns, name) => {
+      attempts.push(name);
+      throw new KubeApiError(500, 'InternalError');
+    };
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    const err = await rejection(
+      strict.update(
+        NS,
+        'a',
+        { resourceVersion: live.metadata.resourceVersion!, data: { k: 'v5' } },
+        allow,
+      ),
+    );
+    expect(err.toEnvelope().history).toEqual({
+      confirmedAbsent: 0,
+      pending: 0,
+      failed: 1,
+    });
+    expect(attempts).toEqual([snapshots(t)[0].metadata.name]);
+    expect(snapshots(t)[0].metadata.name).toMatch(/-v1$/);
+  });
+
+  it('confirms a delete that got no answer by reading the snapshot again', async () => {
+    const t = setup(1);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    const remove = t.gateway.delete.bind(t.gateway);
+    t.gateway.delete = async (type, ns, name, pre) => {
+      await remove(type, ns, name, pre);
+      throw new KubeApiError(0, 'Network');
+    };
+    const out = await update(t, 'a', { k: 'v3' });
+    expect(out.archive?.pruned).toBe(1);
+  });
+
+  it('tells how far a delete cleanup got when a later step fails', async () => {
+    const t = setup();
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    await update(t, 'a', { k: 'v3' });
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    const listMetadata = t.gateway.listMetadata.bind(t.gateway);
+    let lists = 0;
+    t.gateway.listMetadata = async (type, ns, request) => {
+      if (++lists === 2) throw new KubeApiError(503, 'ServiceUnavailable');
+      return listMetadata(type, ns, request);
+    };
+    const err = await rejection(
+      t.versioned.delete(
+        NS,
+        'a',
+        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
+        allow,
+      ),
+    );
+    expect(err.toEnvelope()).toEqual({
+      error: "Krypton could not read the Secret's history. Try again later.",
+      history: { confirmedAbsent: 2, pending: 0, failed: 0 },
+    });
+    expect(await t.gateway.get(SECRETS, NS, 'a')).toBeTruthy();
   });
 });
 

@@ -38,13 +38,20 @@ const isKube = (err: unknown, ...statuses: number[]): err is KubeApiError =>
   err instanceof KubeApiError && statuses.includes(err.status);
 
 /**
- * Maps a failed history request. A history failure always blocks the live write, so the messages
- * say that the Secret was not changed; Kubernetes' own refusals keep their meaning.
+ * Maps a failed history request. A failed save always blocks the live write, so its message says
+ * that the Secret was not changed; a failed read or list says only that history could not be
+ * read. Kubernetes' own refusals keep their meaning.
  */
-function historyError(err: unknown): KryptonError {
+function historyError(err: unknown, step: 'save' | 'read'): KryptonError {
   if (err instanceof KryptonError) return err;
-  if (err instanceof IncompleteListError)
-    return new KryptonError('unavailable', messages.historyUnavailable);
+  const unavailable = () =>
+    new KryptonError(
+      'unavailable',
+      step === 'save'
+        ? messages.historyUnavailable
+        : messages.historyUnreadable,
+    );
+  if (err instanceof IncompleteListError) return unavailable();
   if (isKube(err, 403))
     return new KryptonError('forbidden', messages.forbiddenKubernetes);
   if (isKube(err, 429))
@@ -55,7 +62,18 @@ function historyError(err: unknown): KryptonError {
       'Kubernetes refused the history snapshot, so the Secret was not changed.',
     );
   }
-  return new KryptonError('unavailable', messages.historyUnavailable);
+  return unavailable();
+}
+
+/**
+ * History moved past the state being saved: its slot changed or vanished, or a newer version is
+ * retained. Either another writer replaced the Secret after it was read, or an operator must
+ * review the counter; the caller tells the two apart by reading the live Secret again.
+ */
+export class HistoryMovedError extends KryptonError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 /** The 503 that stops an operation when history cleanup left snapshots pending or failed. */
@@ -105,7 +123,7 @@ export class SecretHistory {
         }
       }
     } catch (err) {
-      throw historyError(err);
+      throw historyError(err, 'read');
     }
     return out.sort((a, b) => a.version - b.version);
   }
@@ -119,6 +137,7 @@ export class SecretHistory {
     live: NativeSecret,
     version: number,
     actor: string,
+    options: { keep?: number } = {},
   ): Promise<ArchiveOutcome> {
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
@@ -133,14 +152,14 @@ export class SecretHistory {
     try {
       saved = await this.gateway.create(SECRETS, namespace, expected);
     } catch (err) {
-      if (!isKube(err, 409)) throw historyError(err);
+      if (!isKube(err, 409)) throw historyError(err, 'save');
       try {
         saved = await this.gateway.get(SECRETS, namespace, name);
       } catch (readErr) {
         // The occupant went away between the create and the read: nothing verified stands there.
         if (isKube(readErr, 404))
-          throw new KryptonError('conflict', messages.archiveChanged);
-        throw historyError(readErr);
+          throw new HistoryMovedError(messages.archiveChanged);
+        throw historyError(readErr, 'save');
       }
       reused = true;
     }
@@ -155,15 +174,21 @@ export class SecretHistory {
       mine.uid !== saved.metadata.uid ||
       mine.sourceResourceVersion !== live.metadata.resourceVersion
     ) {
-      throw new KryptonError('conflict', messages.archiveChanged);
+      throw new HistoryMovedError(messages.archiveChanged);
     }
-    if (records.some(r => r.version > version)) {
-      throw new KryptonError('conflict', messages.counterBehindHistory);
-    }
-    const excess = records.slice(0, Math.max(0, records.length - limit.value));
+    // Retention runs before the counter check: a writer that read the Secret before another
+    // write may have just recreated a version that retention had removed, and pruning removes it
+    // again rather than leaving history over the limit.
+    // A restore's target is not eligible: until the live write lands, it is the only copy of the
+    // state being restored.
+    const eligible = records.filter(r => r.version !== options.keep);
+    const excess = eligible.slice(0, Math.max(0, records.length - limit.value));
     const counts = await this.remove(namespace, excess);
     if (counts.pending > 0 || counts.failed > 0) {
       throw historyCleanupError(counts, 'the Secret was not changed');
+    }
+    if (records.some(r => r.version > version)) {
+      throw new HistoryMovedError(messages.counterBehindHistory);
     }
     return { archivedVersion: version, reused, pruned: counts.confirmedAbsent };
   }
@@ -188,7 +213,7 @@ export class SecretHistory {
       );
     } catch (err) {
       if (isKube(err, 404)) throw notFound();
-      throw historyError(err);
+      throw historyError(err, 'read');
     }
     const record = await readSnapshotRecord(snapshot, this.keys);
     if (
@@ -212,20 +237,38 @@ export class SecretHistory {
     namespace: string,
     records: SnapshotRecord[],
     beforeEach?: () => Promise<void>,
-  ): Promise<HistoryCleanupCounts> {
-    const counts: HistoryCleanupCounts = {
+    counts: HistoryCleanupCounts = {
       confirmedAbsent: 0,
       pending: 0,
       failed: 0,
-    };
+    },
+  ): Promise<HistoryCleanupCounts> {
     for (const record of records) {
       if (beforeEach) await beforeEach();
       const result = await this.removeOne(namespace, record);
       if (result === 'absent') counts.confirmedAbsent++;
       else if (result === 'pending') counts.pending++;
-      else counts.failed++;
+      else {
+        // Oldest first: stopping here never removes a newer snapshot while an older one stays.
+        counts.failed++;
+        break;
+      }
     }
     return counts;
+  }
+
+  /** After a delete without an answer: absent if the object is gone, pending if it is going. */
+  private async confirm(
+    namespace: string,
+    record: SnapshotRecord,
+  ): Promise<DeleteResult> {
+    try {
+      const current = await this.gateway.get(SECRETS, namespace, record.name);
+      if (current.metadata.uid !== record.uid) return 'absent';
+      return current.metadata.deletionTimestamp ? 'pending' : 'failed';
+    } catch (err) {
+      return isKube(err, 404) ? 'absent' : 'failed';
+    }
   }
 
   private async removeOne(
@@ -248,6 +291,8 @@ export class SecretHistory {
       return await attempt(record.resourceVersion);
     } catch (err) {
       if (isKube(err, 404)) return 'absent';
+      // Without an answer the delete may have happened: read the object to know.
+      if (isKube(err, 0)) return this.confirm(namespace, record);
       if (!isKube(err, 409)) return 'failed';
     }
     // The revision moved since the inventory (a storage rewrite, a label edit): read the object

@@ -69,6 +69,8 @@ export async function* readInventory<T>(
     } catch (err) {
       if (err instanceof KubeApiError && err.reason === 'ResponseTooLarge')
         throw new IncompleteListError('budget');
+      if (err instanceof KubeApiError && err.reason === 'MalformedResponse')
+        throw new IncompleteListError('malformed');
       // 410 Gone: the continuation expired. A refused continuation is as bad as a lost one.
       if (
         continueToken !== undefined &&

@@ -6,7 +6,12 @@ import {
   VersionSummary,
 } from '../dto';
 import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
-import { ArchiveOutcome, SecretHistory, historyCleanupError } from './history';
+import {
+  ArchiveOutcome,
+  HistoryMovedError,
+  SecretHistory,
+  historyCleanupError,
+} from './history';
 import {
   LiveGate,
   LiveSecrets,
@@ -68,6 +73,37 @@ export class VersionedSecrets {
     return this.options.history;
   }
 
+  /**
+   * Saves the state about to be replaced. History that moved past it (a newer version, or its own
+   * slot changed) most often means that another writer replaced the Secret after it was read:
+   * then the answer is the ordinary stale-revision 409, and only when the live Secret is still the
+   * one that was read does the operator-review 409 stand.
+   */
+  private async archive(
+    live: NativeSecret,
+    version: number,
+    keep?: number,
+  ): Promise<ArchiveOutcome> {
+    try {
+      return await this.history.archive(live, version, this.options.actor, {
+        keep,
+      });
+    } catch (err) {
+      if (err instanceof HistoryMovedError) {
+        const now = await this.live
+          .load(live.metadata.namespace!, live.metadata.name!)
+          .catch(() => undefined);
+        if (
+          now?.metadata.uid !== live.metadata.uid ||
+          now?.metadata.resourceVersion !== live.metadata.resourceVersion
+        ) {
+          throw stale();
+        }
+      }
+      throw err;
+    }
+  }
+
   async update(
     namespace: string,
     name: string,
@@ -82,11 +118,7 @@ export class VersionedSecrets {
     );
     const { replacement, check } = this.live.planUpdate(live, req);
     const archive = check.dataChanged
-      ? await this.history.archive(
-          live,
-          check.replacedVersion,
-          this.options.actor,
-        )
+      ? await this.archive(live, check.replacedVersion)
       : undefined;
     const secret = await this.live.write(namespace, name, replacement);
     return { secret, dataChanged: check.dataChanged, archive };
@@ -124,10 +156,10 @@ export class VersionedSecrets {
       data,
     });
     if (!check.dataChanged) return { secret: live, dataChanged: false };
-    const archive = await this.history.archive(
+    const archive = await this.archive(
       live,
       check.replacedVersion,
-      this.options.actor,
+      req.version,
     );
     const secret = await this.live.write(
       namespace,
@@ -167,33 +199,49 @@ export class VersionedSecrets {
         throw stale();
       }
     };
-    let cleanup: HistoryCleanupCounts | undefined;
-    if (!req.keepHistory) {
-      const records = await this.history.inventory(namespace, uid);
-      cleanup = await this.history.remove(namespace, records, recheck);
-      if (cleanup.pending > 0 || cleanup.failed > 0) {
-        throw historyCleanupError(cleanup, 'the Secret was not deleted');
-      }
-      const left = await this.history.inventory(namespace, uid);
-      if (left.length > 0) {
-        throw historyCleanupError(
-          { ...cleanup, pending: cleanup.pending + left.length },
-          'the Secret was not deleted',
-        );
-      }
-    }
-    await recheck();
-    const outcome = await this.live.remove(namespace, name, {
-      uid,
-      resourceVersion: req.resourceVersion,
-    });
-    return {
-      result: {
-        status: outcome.gone ? 'deleted' : 'pending',
-        history: req.keepHistory ? 'kept' : 'cleaned',
-      },
-      cleanup,
+    const counts: HistoryCleanupCounts = {
+      confirmedAbsent: 0,
+      pending: 0,
+      failed: 0,
     };
+    try {
+      if (!req.keepHistory) {
+        const records = await this.history.inventory(namespace, uid);
+        await this.history.remove(namespace, records, recheck, counts);
+        if (counts.pending > 0 || counts.failed > 0) {
+          throw historyCleanupError(counts, 'the Secret was not deleted');
+        }
+        const left = await this.history.inventory(namespace, uid);
+        if (left.length > 0) {
+          throw historyCleanupError(
+            { ...counts, pending: counts.pending + left.length },
+            'the Secret was not deleted',
+          );
+        }
+      }
+      await recheck();
+      const outcome = await this.live.remove(namespace, name, {
+        uid,
+        resourceVersion: req.resourceVersion,
+      });
+      return {
+        result: {
+          status: outcome.gone ? 'deleted' : 'pending',
+          history: req.keepHistory ? 'kept' : 'cleaned',
+        },
+        cleanup: req.keepHistory ? undefined : counts,
+      };
+    } catch (err) {
+      // Earlier deletes are not rolled back: say how far cleanup got.
+      if (
+        err instanceof KryptonError &&
+        !err.history &&
+        counts.confirmedAbsent > 0
+      ) {
+        throw new KryptonError(err.code, err.message, { ...counts });
+      }
+      throw err;
+    }
   }
 
   /** The validated history of the live UID, newest first. No values. */

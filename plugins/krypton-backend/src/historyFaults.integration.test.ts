@@ -1,0 +1,776 @@
+/*
+ * Fault injection over the history-backed writes. Each Kubernetes request that update, restore
+ * and delete make is failed in turn at the fault proxy (an upstream 500, a 429, a connection reset
+ * before forwarding, and a reset after the apiserver applied the request). Each run must answer
+ * its documented status, lose no state (every earlier state is live or in a valid snapshot,
+ * unless retention or delete cleanup removed it on purpose), and a reload plus retry must
+ * converge on the intended state.
+ */
+import { createHash } from 'node:crypto';
+import {
+  FaultAction,
+  FaultProxy,
+  FaultRule,
+  RecordedRequest,
+  startFaultProxy,
+  testClusterState,
+  useTestNamespace,
+} from '@krypton/kube-testenv';
+import { kryptonKeys, messages } from '@krypton/plugin-krypton-common';
+import {
+  NativeSecret,
+  readSnapshotRecord,
+} from '@krypton/plugin-krypton-common/engine';
+import request from 'supertest';
+import { AdminClient } from './__testUtils__/rbac';
+import {
+  KryptonTestBackend,
+  as,
+  startKryptonBackend,
+} from './__testUtils__/testBackend';
+
+const KEYS = kryptonKeys('krypton.io');
+/** The history limit of the second backend, for the runs that prune. */
+const LIMIT = 2;
+
+type OpName =
+  | 'update'
+  | 'update at limit'
+  | 'restore'
+  | 'restore at limit'
+  | 'delete';
+type FaultName = 'respond 500' | 'respond 429' | 'reset' | 'resetAfterForward';
+
+/**
+ * One operation of the matrix. Steps name the Kubernetes requests it makes, in order:
+ * "<METHOD> live" (the live Secret), "POST snapshot" (create in the collection),
+ * "GET history" (the metadata-only list of the live UID's snapshots) and
+ * "<METHOD> snapshot vN" (one snapshot by name).
+ */
+interface OpSpec {
+  kind: 'update' | 'restore' | 'delete';
+  /** Prefix of the Secret names of its cases. */
+  short: string;
+  /** Runs on the backend with historyLimit LIMIT instead of the default (20). */
+  limited: boolean;
+  /** States the Secret goes through first (through the API): the last is live, the rest history. */
+  states: number;
+  /** The version a restore goes back to. */
+  target?: number;
+  steps: string[];
+  /** Snapshot versions once the operation succeeded. */
+  finalSnapshots: number[];
+}
+
+const OPS: Record<OpName, OpSpec> = {
+  update: {
+    kind: 'update',
+    short: 'upd',
+    limited: false,
+    states: 2,
+    steps: ['GET live', 'POST snapshot', 'GET history', 'PUT live'],
+    finalSnapshots: [1, 2],
+  },
+  // v1..v3 are history and v4 is live; saving v4 leaves four snapshots for a limit of two.
+  'update at limit': {
+    kind: 'update',
+    short: 'upl',
+    limited: true,
+    states: 4,
+    steps: [
+      'GET live',
+      'POST snapshot',
+      'GET history',
+      'DELETE snapshot v1',
+      'DELETE snapshot v2',
+      'PUT live',
+    ],
+    finalSnapshots: [3, 4],
+  },
+  restore: {
+    kind: 'restore',
+    short: 'rst',
+    limited: false,
+    states: 2,
+    target: 1,
+    steps: [
+      'GET live',
+      'GET snapshot v1',
+      'POST snapshot',
+      'GET history',
+      'PUT live',
+    ],
+    finalSnapshots: [1, 2],
+  },
+  // The target is the newest snapshot, so retention (which removes v1) never takes it; the case
+  // where it does is the separate test at the end.
+  'restore at limit': {
+    kind: 'restore',
+    short: 'rsl',
+    limited: true,
+    states: 3,
+    target: 2,
+    steps: [
+      'GET live',
+      'GET snapshot v2',
+      'POST snapshot',
+      'GET history',
+      'DELETE snapshot v1',
+      'PUT live',
+    ],
+    finalSnapshots: [2, 3],
+  },
+  delete: {
+    kind: 'delete',
+    short: 'del',
+    limited: false,
+    states: 3,
+    steps: [
+      'GET live',
+      'GET history',
+      'GET live',
+      'DELETE snapshot v1',
+      'GET live',
+      'DELETE snapshot v2',
+      'GET history',
+      'GET live',
+      'DELETE live',
+    ],
+    finalSnapshots: [],
+  },
+};
+const OP_NAMES = Object.keys(OPS) as OpName[];
+
+const status = (code: number, reason: string) =>
+  JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    reason,
+    code,
+  });
+
+const FAULTS: Record<FaultName, { short: string; action: FaultAction }> = {
+  'respond 500': {
+    short: '500',
+    action: { respond: { status: 500, body: status(500, 'InternalError') } },
+  },
+  'respond 429': {
+    short: '429',
+    action: { respond: { status: 429, body: status(429, 'TooManyRequests') } },
+  },
+  reset: { short: 'rst', action: { reset: true } },
+  resetAfterForward: { short: 'raf', action: { resetAfterForward: true } },
+};
+const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+/** [operation, request number (1-based), requests in the sequence, request, fault] */
+type Case = [OpName, number, number, string, FaultName];
+const CASES: Case[] = OP_NAMES.flatMap(op =>
+  OPS[op].steps.flatMap((step, i) =>
+    FAULT_NAMES.map(
+      (fault): Case => [op, i + 1, OPS[op].steps.length, step, fault],
+    ),
+  ),
+);
+
+const SNAPSHOT_DELETE = /^DELETE snapshot v(\d+)$/;
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const hash32 = (text: string) =>
+  createHash('sha256').update(text).digest('hex').slice(0, 32);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const byNumber = (a: number, b: number) => a - b;
+const range = (from: number, to: number) =>
+  Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/** A state the live Secret had: its native data and the resourceVersion it had then. */
+interface State {
+  data: Record<string, string>;
+  rv: string;
+}
+
+interface Fixture {
+  name: string;
+  uid: string;
+  hash: string;
+  /** states[v - 1] is version v. */
+  states: State[];
+}
+
+const textOf = (fx: Fixture, version: number) => `${fx.name}-s${version}`;
+
+/** The text value that a successful run leaves live. */
+function intendedText(spec: OpSpec, fx: Fixture): string {
+  return spec.kind === 'restore'
+    ? textOf(fx, spec.target!)
+    : textOf(fx, spec.states + 1);
+}
+
+/**
+ * The requests a run that fails at stepIdx makes: up to the failing one. A snapshot delete that
+ * got no answer is confirmed by reading the snapshot again: after a reset (never forwarded) it is
+ * still there and cleanup stops; after resetAfterForward it is gone and the run carries on.
+ */
+function requestsUpTo(
+  steps: string[],
+  stepIdx: number,
+  fault: FaultName,
+): string[] {
+  const step = steps[stepIdx];
+  const upTo = steps.slice(0, stepIdx + 1);
+  if (!SNAPSHOT_DELETE.test(step) || fault.startsWith('respond')) return upTo;
+  const confirm = step.replace('DELETE', 'GET');
+  return fault === 'reset'
+    ? [...upTo, confirm]
+    : [...upTo, confirm, ...steps.slice(stepIdx + 1)];
+}
+
+/** Whether a run still succeeds: a snapshot delete that landed before the reset is confirmed. */
+const succeedsAnyway = (step: string, fault: FaultName) =>
+  SNAPSHOT_DELETE.test(step) && fault === 'resetAfterForward';
+
+/** What a sequence of requests leaves behind, the one at skipIdx not having taken effect. */
+function effects(
+  spec: OpSpec,
+  made: string[],
+  skipIdx: number,
+): { live: 'old' | 'new' | 'gone'; snapshots: number[] } {
+  const snapshots = new Set(range(1, spec.states - 1));
+  let live: 'old' | 'new' | 'gone' = 'old';
+  made.forEach((step, j) => {
+    if (j === skipIdx) return;
+    const deleted = SNAPSHOT_DELETE.exec(step);
+    if (deleted) snapshots.delete(Number(deleted[1]));
+    if (step === 'POST snapshot') snapshots.add(spec.states);
+    if (step === 'PUT live') live = 'new';
+    if (step === 'DELETE live') live = 'gone';
+  });
+  return { live, snapshots: [...snapshots].sort(byNumber) };
+}
+
+/** The documented answer of a run whose request at stepIdx failed with `fault`. */
+function expectedFailure(
+  spec: OpSpec,
+  stepIdx: number,
+  fault: FaultName,
+): { status: number; body: unknown } {
+  const step = spec.steps[stepIdx];
+  const deletesBefore = spec.steps
+    .slice(0, stepIdx)
+    .filter(s => SNAPSHOT_DELETE.test(s)).length;
+  if (SNAPSHOT_DELETE.test(step)) {
+    // Retention and delete cleanup report a failed snapshot delete, a 429 included, as a 503
+    // with counts, and stop there: a newer snapshot never goes before an older one.
+    const what =
+      spec.kind === 'delete'
+        ? 'the Secret was not deleted'
+        : 'the Secret was not changed';
+    return {
+      status: 503,
+      body: {
+        error: `History cleanup did not finish (${deletesBefore} confirmed absent, 0 pending, 1 failed), so ${what}. Resolve pending or failed snapshots and try again.`,
+        history: { confirmedAbsent: deletesBefore, pending: 0, failed: 1 },
+      },
+    };
+  }
+  // A delete that fails after cleanup began says how far cleanup got.
+  const progress =
+    spec.kind === 'delete' && deletesBefore > 0
+      ? {
+          history: { confirmedAbsent: deletesBefore, pending: 0, failed: 0 },
+        }
+      : {};
+  if (fault === 'respond 429')
+    return { status: 429, body: { error: messages.rateLimited, ...progress } };
+  let error: string = messages.unavailable;
+  if (step === 'POST snapshot') error = messages.historyUnavailable;
+  else if (!step.endsWith(' live')) error = messages.historyUnreadable;
+  return { status: 503, body: { error, ...progress } };
+}
+
+interface Observed {
+  op: OpName;
+  index: number;
+  total: number;
+  step: string;
+  fault: FaultName;
+  status: number;
+  history?: unknown;
+  live: string;
+  retry: string;
+}
+
+describe('history writes under injected Kubernetes faults', () => {
+  const ns = useTestNamespace();
+  const admin = new AdminClient();
+  let proxy: FaultProxy;
+  let main: KryptonTestBackend;
+  let limited: KryptonTestBackend;
+  const fixtures = new Map<string, Fixture>();
+  const observed: Observed[] = [];
+  const started = Date.now();
+
+  const base = () => `/api/krypton/namespaces/${ns.name}/secrets`;
+  const apiPath = () => `/api/v1/namespaces/${ns.name}/secrets`;
+  const serverOf = (spec: OpSpec) => (spec.limited ? limited : main).server;
+  const get = (name: string) =>
+    request(main.server)
+      .get(`${base()}/${name}`)
+      .set('Authorization', as('root'));
+  const put = (
+    server: KryptonTestBackend['server'],
+    name: string,
+    body: Record<string, unknown>,
+  ) =>
+    request(server)
+      .put(`${base()}/${name}`)
+      .set('Authorization', as('root'))
+      .send(body);
+
+  /** A fresh Secret that went through `count` states through the API (history v1..v<count-1>). */
+  async function setup(name: string, count: number): Promise<Fixture> {
+    const created = await request(main.server)
+      .post(base())
+      .set('Authorization', as('root'))
+      .send({ name, data: { k: `${name}-s1` } });
+    expect(created.status).toBe(201);
+    const fx: Fixture = {
+      name,
+      uid: created.body.uid,
+      hash: hash32(created.body.uid),
+      states: [
+        { data: { k: b64(`${name}-s1`) }, rv: created.body.resourceVersion },
+      ],
+    };
+    for (let v = 2; v <= count; v++) {
+      const res = await put(main.server, name, {
+        resourceVersion: fx.states[v - 2].rv,
+        data: { k: textOf(fx, v) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.version).toBe(v);
+      fx.states.push({
+        data: { k: b64(textOf(fx, v)) },
+        rv: res.body.resourceVersion,
+      });
+    }
+    fixtures.set(fx.hash, fx);
+    return fx;
+  }
+
+  function run(spec: OpSpec, fx: Fixture, resourceVersion: string) {
+    const server = serverOf(spec);
+    if (spec.kind === 'update') {
+      return put(server, fx.name, {
+        resourceVersion,
+        data: { k: intendedText(spec, fx) },
+      });
+    }
+    if (spec.kind === 'restore') {
+      return request(server)
+        .post(`${base()}/${fx.name}/restore`)
+        .set('Authorization', as('root'))
+        .send({ version: spec.target, resourceVersion });
+    }
+    return request(server)
+      .delete(
+        `${base()}/${fx.name}?resourceVersion=${encodeURIComponent(
+          resourceVersion,
+        )}`,
+      )
+      .set('Authorization', as('root'));
+  }
+
+  /** Names a recorded request as a step of the fixture's sequence. */
+  function classify(r: RecordedRequest, fx: Fixture): string {
+    const collection = apiPath();
+    if (r.path === `${collection}/${fx.name}`) return `${r.method} live`;
+    if (r.method === 'POST' && r.path === collection) return 'POST snapshot';
+    const snapshot = new RegExp(
+      `^${escape(collection)}/krypton-h-${fx.hash}-v([1-9][0-9]*)$`,
+    ).exec(r.path);
+    if (snapshot) return `${r.method} snapshot v${snapshot[1]}`;
+    if (r.path.startsWith(`${collection}?`)) {
+      const selector = new URL(r.path, 'http://x').searchParams.get(
+        'labelSelector',
+      );
+      if (
+        selector ===
+        `krypton.io/managed-by=krypton,krypton.io/kind=history,krypton.io/source-uid=${fx.hash}`
+      ) {
+        return `${r.method} history`;
+      }
+    }
+    return `${r.method} ${r.path}`;
+  }
+
+  /** The method and path of a fault rule that hits exactly this step of the fixture. */
+  function matcher(
+    step: string,
+    fx: Fixture,
+  ): Pick<FaultRule, 'method' | 'path'> {
+    const [method, target, version] = step.split(' ');
+    const collection = escape(apiPath());
+    let path: RegExp;
+    if (target === 'live') path = new RegExp(`^${collection}/${fx.name}$`);
+    else if (target === 'history') {
+      path = new RegExp(
+        `^${collection}\\?(?:.*&)?labelSelector=[^&]*source-uid%3D${fx.hash}(?:&|$)`,
+      );
+    } else if (version) {
+      path = new RegExp(`^${collection}/krypton-h-${fx.hash}-${version}$`);
+    } else path = new RegExp(`^${collection}$`);
+    return { method, path };
+  }
+
+  /** Checks one snapshot fully and returns its version. */
+  async function checkSnapshot(s: NativeSecret, fx: Fixture): Promise<number> {
+    const record = await readSnapshotRecord(s, KEYS);
+    expect(record).toBeDefined();
+    const version = record!.version;
+    const state = fx.states[version - 1];
+    expect({
+      name: s.metadata.name,
+      sourceUid: record!.sourceUid,
+      historyOf: record!.historyOf,
+      sourceResourceVersion: record!.sourceResourceVersion,
+      immutable: s.immutable,
+      type: s.type,
+      data: s.data,
+      finalizers: s.metadata.finalizers,
+      deletionTimestamp: s.metadata.deletionTimestamp,
+    }).toEqual({
+      name: `krypton-h-${fx.hash}-v${version}`,
+      sourceUid: fx.uid,
+      historyOf: fx.name,
+      sourceResourceVersion: state?.rv,
+      immutable: true,
+      type: 'Opaque',
+      data: state?.data,
+      finalizers: undefined,
+      deletionTimestamp: undefined,
+    });
+    return version;
+  }
+
+  /**
+   * Reads the live Secret and the fixture's snapshots with the admin client and checks them
+   * against `want`; then checks that no state was lost: each version the Secret had is live or in
+   * a valid snapshot, unless retention/cleanup (a snapshot delete of the sequence) or the
+   * intended delete removed it.
+   */
+  async function expectStored(
+    spec: OpSpec,
+    fx: Fixture,
+    want: { live: 'old' | 'new' | 'gone'; snapshots: number[] },
+  ): Promise<void> {
+    const c = spec.states;
+    const res = await admin.getSecret(ns.name, fx.name);
+    if (want.live === 'gone') {
+      expect(res.status).toBe(404);
+    } else {
+      expect(res.status).toBe(200);
+      const live = res.body as NativeSecret;
+      const old = want.live === 'old';
+      expect({
+        uid: live.metadata.uid,
+        version: live.metadata.annotations?.[KEYS.version],
+        data: live.data,
+        deletionTimestamp: live.metadata.deletionTimestamp,
+      }).toEqual({
+        uid: fx.uid,
+        version: String(old ? c : c + 1),
+        data: old ? fx.states[c - 1].data : { k: b64(intendedText(spec, fx)) },
+        deletionTimestamp: undefined,
+      });
+      // A run that fails before its live write leaves the live object untouched.
+      if (old) expect(live.metadata.resourceVersion).toBe(fx.states[c - 1].rv);
+    }
+    const snapshots = await admin.listSecrets(
+      ns.name,
+      `${KEYS.sourceUid}=${fx.hash}`,
+    );
+    const versions: number[] = [];
+    for (const s of snapshots) versions.push(await checkSnapshot(s, fx));
+    versions.sort(byNumber);
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(versions).toEqual(want.snapshots);
+
+    const removable = spec.steps.flatMap(s => {
+      const m = SNAPSHOT_DELETE.exec(s);
+      return m ? [Number(m[1])] : [];
+    });
+    const lost = range(1, c).filter(
+      v =>
+        !versions.includes(v) &&
+        !(want.live === 'old' && v === c) &&
+        !removable.includes(v) &&
+        want.live !== 'gone',
+    );
+    expect(lost).toEqual([]);
+  }
+
+  /**
+   * Reloads the Secret and repeats the operation with its fresh resourceVersion, as a client
+   * would after a failure; describes what happened for the report. A delete that landed needs no
+   * retry: the reload answers 404.
+   */
+  async function retryAfterFault(
+    spec: OpSpec,
+    fx: Fixture,
+    live: 'old' | 'new' | 'gone',
+  ): Promise<string> {
+    const reload = await get(fx.name);
+    if (live === 'gone') {
+      expect(reload.status).toBe(404);
+      return 'none (reload: 404, already deleted)';
+    }
+    expect(reload.status).toBe(200);
+    expect(reload.body.uid).toBe(fx.uid);
+    const again = await run(spec, fx, reload.body.resourceVersion);
+    expect(again.status).toBe(200);
+    if (spec.kind === 'delete') {
+      expect(again.body).toEqual({ status: 'deleted', history: 'cleaned' });
+      return '200';
+    }
+    expect(again.body).toMatchObject({
+      uid: fx.uid,
+      version: spec.states + 1,
+      data: { k: intendedText(spec, fx) },
+    });
+    if (live === 'old') return '200';
+    // The data is already the intended data: the repeat is a no-op success.
+    expect(again.body.resourceVersion).toBe(reload.body.resourceVersion);
+    return '200 (no-op: already applied)';
+  }
+
+  beforeAll(async () => {
+    const state = testClusterState();
+    proxy = await startFaultProxy({
+      target: state.server,
+      caFile: state.caFile || undefined,
+    });
+    const identity = { kubernetes: { identity: 'serviceAccount' } };
+    [main, limited] = await Promise.all([
+      startKryptonBackend(identity, { clusterUrl: proxy.url }),
+      startKryptonBackend(
+        { ...identity, historyLimit: LIMIT },
+        { clusterUrl: proxy.url },
+      ),
+    ]);
+  });
+  afterEach(() => proxy.clear());
+  afterAll(async () => {
+    const rows = observed.map(
+      o =>
+        `| ${o.op} | ${o.index}/${o.total} | ${o.step} | ${o.fault} | ${
+          o.status
+        } | ${o.history ? JSON.stringify(o.history) : ''} | ${o.live} | ${
+          o.retry
+        } |`,
+    );
+    process.stdout.write(
+      [
+        '',
+        `[historyFaults] ${observed.length} fault cases in ${
+          Date.now() - started
+        } ms`,
+        '| operation | request | step | fault | status | history | live after fault | retry |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows,
+        '',
+      ].join('\n'),
+    );
+    await Promise.all([main?.stop(), limited?.stop()]);
+    await proxy?.close();
+    admin.close();
+  });
+
+  it.each(OP_NAMES)(
+    'records the Kubernetes requests of %s without faults',
+    async op => {
+      const spec = OPS[op];
+      const fx = await setup(`seq-${spec.short}`, spec.states);
+      proxy.resetRecordings();
+      const res = await run(spec, fx, fx.states[spec.states - 1].rv);
+      const recorded = [...proxy.requests];
+      expect(res.status).toBe(200);
+      const steps = recorded.map(r => classify(r, fx));
+      process.stdout.write(
+        [
+          '',
+          `[historyFaults] ${op} (historyLimit ${spec.limited ? LIMIT : 20}, ${
+            spec.states - 1
+          } snapshot(s) before${
+            spec.target ? `, restoring v${spec.target}` : ''
+          }):`,
+          ...recorded.map(
+            (r, j) =>
+              `  ${j + 1}. ${steps[j].padEnd(20)} ${r.method} ${r.path
+                .split(ns.name)
+                .join('<ns>')
+                .split(fx.hash)
+                .join('<uid-hash>')
+                .replace(`/secrets/${fx.name}`, '/secrets/<name>')}`,
+          ),
+          '',
+        ].join('\n'),
+      );
+      expect(steps).toEqual(spec.steps);
+      // The rules built for each step hit that step's requests and no other request of the run.
+      const distinct = [...new Set(spec.steps)];
+      recorded.forEach((r, j) => {
+        const hits = distinct.filter(s => {
+          const m = matcher(s, fx);
+          return m.method === r.method && m.path!.test(r.path);
+        });
+        expect(hits).toEqual([steps[j]]);
+      });
+      // Inventories read metadata only.
+      const inventories = recorded.filter((_, j) => steps[j] === 'GET history');
+      expect(inventories.map(r => r.headers.accept)).toEqual(
+        inventories.map(() => [
+          expect.stringContaining('as=PartialObjectMetadataList'),
+        ]),
+      );
+      const done = effects(spec, spec.steps, -1);
+      expect(done.snapshots).toEqual(spec.finalSnapshots);
+      await expectStored(spec, fx, done);
+    },
+  );
+
+  it.each(CASES)(
+    '%s: request %i of %i (%s) fails with %s',
+    async (op, index, _total, step, fault) => {
+      const spec = OPS[op];
+      const stepIdx = index - 1;
+      const fx = await setup(
+        `${spec.short}-${index}-${FAULTS[fault].short}`,
+        spec.states,
+      );
+      const c = spec.states;
+
+      // Only the index-th request fails: earlier requests of the same step pass through a rule
+      // that is used up first (rules are tried newest first).
+      const match = matcher(step, fx);
+      const faultRule: FaultRule = {
+        ...match,
+        action: FAULTS[fault].action,
+        times: 1,
+      };
+      proxy.inject(faultRule);
+      const earlier = spec.steps.slice(0, stepIdx).filter(s => s === step);
+      const passRule: FaultRule = {
+        ...match,
+        action: { delayMs: 0 },
+        times: earlier.length,
+      };
+      if (earlier.length > 0) proxy.inject(passRule);
+      proxy.resetRecordings();
+      const res = await run(spec, fx, fx.states[c - 1].rv);
+      const made = proxy.requests.map(r => classify(r, fx));
+      proxy.clear();
+
+      expect(faultRule.times).toBe(0);
+      expect(passRule.times).toBe(0);
+      const expectedMade = requestsUpTo(spec.steps, stepIdx, fault);
+      expect(made).toEqual(expectedMade);
+
+      // The documented status.
+      const landed = succeedsAnyway(step, fault);
+      expect(
+        landed
+          ? { status: res.status }
+          : { status: res.status, body: res.body },
+      ).toEqual(
+        landed ? { status: 200 } : expectedFailure(spec, stepIdx, fault),
+      );
+
+      // Nothing lost: the live Secret is the old state, or the new one only when the final
+      // write itself landed before the reset; every snapshot is valid, none is duplicated.
+      const after = effects(
+        spec,
+        expectedMade,
+        fault === 'resetAfterForward' ? -1 : stepIdx,
+      );
+      // Only the final write, forwarded before the reset, can have landed, or the whole run when
+      // only a snapshot delete lost its answer.
+      expect(after.live !== 'old').toBe(
+        landed ||
+          (fault === 'resetAfterForward' && stepIdx === spec.steps.length - 1),
+      );
+      await expectStored(spec, fx, after);
+
+      // A reload and retry converge.
+      const retry = await retryAfterFault(spec, fx, after.live);
+      await expectStored(spec, fx, {
+        live: spec.kind === 'delete' ? 'gone' : 'new',
+        snapshots: spec.finalSnapshots,
+      });
+      observed.push({
+        op,
+        index,
+        total: spec.steps.length,
+        step,
+        fault,
+        status: res.status,
+        history: res.body.history,
+        live: after.live === 'old' ? 'unchanged' : `${after.live} (landed)`,
+        retry,
+      });
+    },
+  );
+
+  it('restore at the limit never prunes its target, so a failed PUT can be retried', async () => {
+    // v1 and v2 are history, v3 live, limit 2: restoring v1 saves v3 and prunes v2, never the
+    // target v1, which is the only copy of the state being restored until the live write lands.
+    const spec: OpSpec = {
+      ...OPS['restore at limit'],
+      short: 'rsl-target',
+      target: 1,
+      steps: [
+        'GET live',
+        'GET snapshot v1',
+        'POST snapshot',
+        'GET history',
+        'DELETE snapshot v2',
+        'PUT live',
+      ],
+      finalSnapshots: [1, 3],
+    };
+    const fx = await setup('rsl-target-kept', spec.states);
+    proxy.inject({
+      ...matcher('PUT live', fx),
+      action: FAULTS['respond 500'].action,
+      times: 1,
+    });
+    proxy.resetRecordings();
+    const res = await run(spec, fx, fx.states[2].rv);
+    const made = proxy.requests.map(r => classify(r, fx));
+    proxy.clear();
+    expect(made).toEqual(spec.steps);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: messages.unavailable });
+    await expectStored(spec, fx, { live: 'old', snapshots: [1, 3] });
+    const reload = await get(fx.name);
+    const retry = await run(spec, fx, reload.body.resourceVersion);
+    expect(retry.status).toBe(200);
+    await expectStored(spec, fx, { live: 'new', snapshots: [1, 3] });
+  });
+
+  it('leaves no malformed or unaccounted snapshot anywhere in the namespace', async () => {
+    const all = await admin.listSecrets(ns.name);
+    const history = all.filter(
+      s =>
+        s.metadata.name?.startsWith('krypton-h-') ||
+        s.metadata.labels?.[KEYS.kind] === 'history',
+    );
+    expect(history.length).toBeGreaterThan(0);
+    for (const s of history) {
+      const hash = s.metadata.labels?.[KEYS.sourceUid] ?? '';
+      const fx = fixtures.get(hash);
+      expect(fx ? hash : `unaccounted ${s.metadata.name}`).toBe(hash);
+      await checkSnapshot(s, fx!);
+    }
+  });
+});
