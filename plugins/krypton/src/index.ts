@@ -5,7 +5,12 @@
  */
 export { kryptonPlugin, KryptonPage, EntityKryptonContent } from './plugin';
 export { kryptonApiRef } from './api/KryptonApi';
-export type { KryptonApi, KryptonHealth } from './api/KryptonApi';
+export type {
+  KryptonApi,
+  KryptonHealth,
+  NamespaceLocation,
+  SecretLocation,
+} from './api/KryptonApi';
 export { KryptonClient } from './api/KryptonClient';
 export {
   kryptonSecretsAnnotation,

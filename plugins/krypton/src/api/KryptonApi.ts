@@ -1,12 +1,74 @@
 import { createApiRef } from '@backstage/core-plugin-api';
+import {
+  AdoptSecretRequest,
+  ConsumersResult,
+  CreateSecretRequest,
+  DeleteResult,
+  KryptonConfigDto,
+  LastRestart,
+  RestartResult,
+  RestoreRequest,
+  SecretDto,
+  SecretList,
+  SecretSummary,
+  UpdateSecretRequest,
+  VersionDto,
+  VersionList,
+} from '@krypton/plugin-krypton-common';
 
 export interface KryptonHealth {
   status: 'ok';
 }
 
-/** Krypton's backend API, as the frontend sees it. */
+/**
+ * Which Secret a call is about. `cluster` is optional: without it, the backend's default (first)
+ * cluster answers.
+ */
+export interface SecretLocation {
+  cluster?: string;
+  namespace: string;
+  name: string;
+}
+
+/** A namespace of a cluster, for the list and create routes. */
+export type NamespaceLocation = Omit<SecretLocation, 'name'>;
+
+/**
+ * Krypton's backend API, as the frontend sees it. Every failure raises a ResponseError whose
+ * message is the backend's fixed `{ error }` text, except the attempts of restartConsumers, which
+ * resolve to their typed result for 200, 207 and 503.
+ */
 export interface KryptonApi {
   getHealth(): Promise<KryptonHealth>;
+  /** The deployment's settings; resolves with `error` set when the history limit is invalid. */
+  getConfig(): Promise<KryptonConfigDto>;
+  listSecrets(location: NamespaceLocation): Promise<SecretList>;
+  getSecret(location: SecretLocation): Promise<SecretDto>;
+  createSecret(
+    location: NamespaceLocation,
+    request: CreateSecretRequest,
+  ): Promise<SecretDto>;
+  updateSecret(
+    location: SecretLocation,
+    request: UpdateSecretRequest,
+  ): Promise<SecretDto>;
+  adoptSecret(
+    location: SecretLocation,
+    request: AdoptSecretRequest,
+  ): Promise<SecretSummary>;
+  deleteSecret(
+    location: SecretLocation,
+    request: { resourceVersion: string; keepHistory?: boolean },
+  ): Promise<DeleteResult>;
+  listVersions(location: SecretLocation): Promise<VersionList>;
+  getVersion(location: SecretLocation, version: number): Promise<VersionDto>;
+  restoreVersion(
+    location: SecretLocation,
+    request: RestoreRequest,
+  ): Promise<SecretDto>;
+  listConsumers(location: SecretLocation): Promise<ConsumersResult>;
+  restartConsumers(location: SecretLocation): Promise<RestartResult>;
+  getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
 }
 
 export const kryptonApiRef = createApiRef<KryptonApi>({

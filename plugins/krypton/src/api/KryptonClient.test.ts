@@ -136,4 +136,145 @@ describe('KryptonClient', () => {
       cause: { name: 'AuthenticationError', message: 'Missing credentials' },
     });
   });
+
+  describe('routes', () => {
+    const result = (status: string) => ({
+      status,
+      matched: 1,
+      requested:
+        status === 'failed' ? [] : [{ kind: 'Deployment', name: 'api' }],
+      failures: [],
+      discoveryFailures: [],
+      message: 'm',
+      note: 'n',
+      ...(status === 'failed' ? { error: 'm' } : {}),
+    });
+
+    it.each([
+      [200, 'requested'],
+      [207, 'partial'],
+      [503, 'failed'],
+    ])(
+      'returns the typed restart result of a %i attempt',
+      async (code, status) => {
+        server.use(
+          http.post(
+            `${baseUrl}/namespaces/ns/secrets/db/restart-consumers`,
+            () => HttpResponse.json(result(status), { status: code }),
+          ),
+        );
+        await expect(
+          client.restartConsumers({ namespace: 'ns', name: 'db' }),
+        ).resolves.toEqual(result(status));
+      },
+    );
+
+    it.each([
+      [403, 'Restarting apps is disabled on this deployment'],
+      [503, 'Kubernetes is unavailable. Try again later.'],
+    ])(
+      'raises a preflight %i as a ResponseError with its message',
+      async (code, error) => {
+        server.use(
+          http.post(
+            `${baseUrl}/namespaces/ns/secrets/db/restart-consumers`,
+            () => HttpResponse.json({ error }, { status: code }),
+          ),
+        );
+        await expect(
+          client.restartConsumers({ namespace: 'ns', name: 'db' }),
+        ).rejects.toMatchObject({
+          name: 'ResponseError',
+          message: error,
+          statusCode: code,
+        });
+      },
+    );
+
+    it('names the cluster only when given, and encodes every segment', async () => {
+      const seen: string[] = [];
+      server.use(
+        http.get(`${baseUrl}/*`, ({ request }) => {
+          seen.push(new URL(request.url).pathname);
+          return HttpResponse.json({ items: [] });
+        }),
+      );
+      await client.listSecrets({ namespace: 'ns' });
+      await client.listVersions({
+        cluster: 'prod eu',
+        namespace: 'ns',
+        name: 'a.b',
+      });
+      expect(seen).toEqual([
+        '/api/krypton/namespaces/ns/secrets',
+        '/api/krypton/clusters/prod%20eu/namespaces/ns/secrets/a.b/versions',
+      ]);
+    });
+
+    it('sends the revision and keepHistory of a delete in the query, and JSON bodies', async () => {
+      let query = '';
+      let body: unknown;
+      server.use(
+        http.delete(`${baseUrl}/namespaces/ns/secrets/db`, ({ request }) => {
+          query = new URL(request.url).search;
+          return HttpResponse.json(
+            { status: 'pending', history: 'kept' },
+            { status: 202 },
+          );
+        }),
+        http.post(
+          `${baseUrl}/namespaces/ns/secrets/db/restore`,
+          async ({ request }) => {
+            body = await request.json();
+            return HttpResponse.json({ name: 'db' });
+          },
+        ),
+      );
+      await expect(
+        client.deleteSecret(
+          { namespace: 'ns', name: 'db' },
+          { resourceVersion: '12/3', keepHistory: true },
+        ),
+      ).resolves.toEqual({ status: 'pending', history: 'kept' });
+      expect(query).toBe('?resourceVersion=12%2F3&keepHistory=true');
+      await client.restoreVersion(
+        { namespace: 'ns', name: 'db' },
+        { version: 2, resourceVersion: '5' },
+      );
+      expect(body).toEqual({ version: 2, resourceVersion: '5' });
+    });
+
+    it('returns the config with its error when the history limit is invalid', async () => {
+      const config = {
+        annotationPrefix: 'krypton.io',
+        identityMode: 'impersonation',
+        clusters: ['local'],
+        defaultCluster: 'local',
+        historyLimit: null,
+        restartEnabled: false,
+        managedOnly: true,
+        maxSecretBytes: 1048576,
+        previewLimit: 131072,
+        error: 'KRYPTON_HISTORY_LIMIT must be a decimal integer from 1 to 100',
+      };
+      server.use(
+        http.get(`${baseUrl}/config`, () =>
+          HttpResponse.json(config, { status: 503 }),
+        ),
+      );
+      await expect(client.getConfig()).resolves.toEqual(config);
+    });
+
+    it('reads the last restart, or null', async () => {
+      server.use(
+        http.get(
+          `${baseUrl}/namespaces/ns/secrets/db/restart-consumers/last`,
+          () => HttpResponse.json({ last: null }),
+        ),
+      );
+      await expect(
+        client.getLastRestart({ namespace: 'ns', name: 'db' }),
+      ).resolves.toBeNull();
+    });
+  });
 });

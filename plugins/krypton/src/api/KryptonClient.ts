@@ -1,6 +1,48 @@
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
-import { KryptonApi, KryptonHealth } from './KryptonApi';
+import {
+  AdoptSecretRequest,
+  ConsumersResult,
+  CreateSecretRequest,
+  DeleteResult,
+  KryptonConfigDto,
+  LastRestart,
+  RestartResult,
+  RestoreRequest,
+  SecretDto,
+  SecretList,
+  SecretSummary,
+  UpdateSecretRequest,
+  VersionDto,
+  VersionList,
+} from '@krypton/plugin-krypton-common';
+import {
+  KryptonApi,
+  KryptonHealth,
+  NamespaceLocation,
+  SecretLocation,
+} from './KryptonApi';
 import { responseError } from './responseError';
+
+const seg = encodeURIComponent;
+
+/** The route prefix of a namespace: the cluster segment only when one is named. */
+function namespacePath(location: NamespaceLocation): string {
+  const cluster = location.cluster ? `/clusters/${seg(location.cluster)}` : '';
+  return `${cluster}/namespaces/${seg(location.namespace)}/secrets`;
+}
+
+const secretPath = (location: SecretLocation) =>
+  `${namespacePath(location)}/${seg(location.name)}`;
+
+/** The shape of a restart answer: every status but preflight errors carries the whole result. */
+function isRestartResult(body: unknown): body is RestartResult {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as RestartResult).status === 'string' &&
+    Array.isArray((body as RestartResult).requested)
+  );
+}
 
 /** KryptonApi over the backend plugin's HTTP routes, with the signed-in user's credentials. */
 export class KryptonClient implements KryptonApi {
@@ -8,10 +50,138 @@ export class KryptonClient implements KryptonApi {
     private readonly deps: { discoveryApi: DiscoveryApi; fetchApi: FetchApi },
   ) {}
 
-  async getHealth(): Promise<KryptonHealth> {
+  private async send(
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<Response> {
     const base = await this.deps.discoveryApi.getBaseUrl('krypton');
-    const res = await this.deps.fetchApi.fetch(`${base}/health`);
+    return this.deps.fetchApi.fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers:
+        init.body === undefined
+          ? undefined
+          : { 'Content-Type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  }
+
+  private async json<T>(
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<T> {
+    const res = await this.send(path, init);
     if (!res.ok) throw await responseError(res);
-    return (await res.json()) as KryptonHealth;
+    return (await res.json()) as T;
+  }
+
+  getHealth(): Promise<KryptonHealth> {
+    return this.json('/health');
+  }
+
+  async getConfig(): Promise<KryptonConfigDto> {
+    const res = await this.send('/config');
+    // A misconfigured history limit answers 503 with the whole config plus its error.
+    if (res.status === 503) {
+      const body = (await res
+        .clone()
+        .json()
+        .catch(() => undefined)) as KryptonConfigDto | undefined;
+      if (body && typeof body.error === 'string' && body.clusters) return body;
+    }
+    if (!res.ok) throw await responseError(res);
+    return (await res.json()) as KryptonConfigDto;
+  }
+
+  listSecrets(location: NamespaceLocation): Promise<SecretList> {
+    return this.json(namespacePath(location));
+  }
+
+  getSecret(location: SecretLocation): Promise<SecretDto> {
+    return this.json(secretPath(location));
+  }
+
+  createSecret(
+    location: NamespaceLocation,
+    request: CreateSecretRequest,
+  ): Promise<SecretDto> {
+    return this.json(namespacePath(location), {
+      method: 'POST',
+      body: request,
+    });
+  }
+
+  updateSecret(
+    location: SecretLocation,
+    request: UpdateSecretRequest,
+  ): Promise<SecretDto> {
+    return this.json(secretPath(location), { method: 'PUT', body: request });
+  }
+
+  adoptSecret(
+    location: SecretLocation,
+    request: AdoptSecretRequest,
+  ): Promise<SecretSummary> {
+    return this.json(`${secretPath(location)}/adopt`, {
+      method: 'POST',
+      body: request,
+    });
+  }
+
+  deleteSecret(
+    location: SecretLocation,
+    request: { resourceVersion: string; keepHistory?: boolean },
+  ): Promise<DeleteResult> {
+    const query = new URLSearchParams({
+      resourceVersion: request.resourceVersion,
+    });
+    if (request.keepHistory !== undefined)
+      query.set('keepHistory', String(request.keepHistory));
+    return this.json(`${secretPath(location)}?${query}`, {
+      method: 'DELETE',
+    });
+  }
+
+  listVersions(location: SecretLocation): Promise<VersionList> {
+    return this.json(`${secretPath(location)}/versions`);
+  }
+
+  getVersion(location: SecretLocation, version: number): Promise<VersionDto> {
+    return this.json(`${secretPath(location)}/versions/${version}`);
+  }
+
+  restoreVersion(
+    location: SecretLocation,
+    request: RestoreRequest,
+  ): Promise<SecretDto> {
+    return this.json(`${secretPath(location)}/restore`, {
+      method: 'POST',
+      body: request,
+    });
+  }
+
+  listConsumers(location: SecretLocation): Promise<ConsumersResult> {
+    return this.json(`${secretPath(location)}/consumers`);
+  }
+
+  /** 200, 207 and 503 attempts resolve to their result; preflight errors raise ResponseError. */
+  async restartConsumers(location: SecretLocation): Promise<RestartResult> {
+    const res = await this.send(`${secretPath(location)}/restart-consumers`, {
+      method: 'POST',
+    });
+    if (res.ok || res.status === 207 || res.status === 503) {
+      const body: unknown = await res
+        .clone()
+        .json()
+        .catch(() => undefined);
+      if (isRestartResult(body)) return body;
+    }
+    throw await responseError(res);
+  }
+
+  async getLastRestart(location: SecretLocation): Promise<LastRestart | null> {
+    const body = await this.json<{ last: LastRestart | null }>(
+      `${secretPath(location)}/restart-consumers/last`,
+    );
+    return body.last;
   }
 }
