@@ -4,7 +4,9 @@ import {
 } from '@backstage/backend-plugin-api';
 import { kryptonPermissions } from '@krypton/plugin-krypton-common';
 import { readKryptonConfig } from './config';
+import { migratedClient } from './database/migrate';
 import { RestartResultStore } from './database/restartResults';
+import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
 import { createRouter } from './router';
 
@@ -50,12 +52,14 @@ export const kryptonPlugin = createBackendPlugin({
         lifecycle.addShutdownHook(() =>
           clusters.forEach(c => c.transport.close()),
         );
+        const db = await migratedClient(database);
         httpRouter.use(
           await createRouter({
             ...deps,
             config: kryptonConfig,
             clusters,
-            restartResults: await RestartResultStore.create(database),
+            restartResults: new RestartResultStore(db),
+            storageRewrites: new StorageRewriteStore(db),
           }),
         );
         // Krypton's router authenticates everything but /health itself (http/authGate), so that a

@@ -16,6 +16,9 @@ import {
   isSnapshotName,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
+  kryptonStorageRewritePermission,
+  StorageMigrationStatus,
+  validateNamespace,
   messages,
   parseAdoptRequest,
   parseCreateRequest,
@@ -29,8 +32,12 @@ import {
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   ArchiveOutcome,
+  StorageRewrite,
   restartHttpStatus,
+  rewriteResultFor,
+  storageMigrationStatus,
 } from '@krypton/plugin-krypton-common/engine';
+
 import express, { Request, Response } from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from './config';
@@ -43,11 +50,13 @@ import {
   createContextResolver,
 } from './http/requestContext';
 import { RestartResultStore } from './database/restartResults';
+import { StorageRewriteStore } from './database/storageRewrites';
 import { Cluster } from './kubernetes/clusters';
 
 export interface RouterOptions {
   config: KryptonBackendConfig;
   restartResults: RestartResultStore;
+  storageRewrites: StorageRewriteStore;
   clusters: Cluster[];
   logger: LoggerService;
   httpAuth: HttpAuthService;
@@ -57,6 +66,9 @@ export interface RouterOptions {
 }
 
 const NO_QUERY = {} as const satisfies QuerySchema;
+const REWRITE_QUERY = {
+  namespace: 'text',
+} as const satisfies QuerySchema;
 const DELETE_QUERY = {
   resourceVersion: 'resourceVersion',
   keepHistory: 'boolean',
@@ -115,6 +127,7 @@ export async function createRouter(
     auditor,
     logger,
     restartResults,
+    storageRewrites,
   } = options;
   const router = Router();
 
@@ -154,7 +167,7 @@ export async function createRouter(
     }),
   );
 
-  const context = createContextResolver(options);
+  const { context, identify } = createContextResolver(options);
   const audited = createAudited(auditor);
 
   const secrets = Router({ mergeParams: true });
@@ -483,6 +496,96 @@ export async function createRouter(
       const body: ConsumersResult = await ctx.restart.consumers(
         ctx.namespace,
         name,
+      );
+      res.json(body);
+    }),
+  );
+
+  // The operator's storage rewrite: Krypton's own identity rewrites its objects in one namespace
+  // (?namespace=) or in every namespace the caller may list, after the permission check.
+  const operator = async (req: Request) => {
+    const ctx = await identify(req);
+    await authorizePermissions(permissions, ctx.credentials, [
+      { permission: kryptonStorageRewritePermission },
+    ]);
+    return ctx;
+  };
+
+  secrets.post(
+    '/storage-rewrite',
+    withQuery(REWRITE_QUERY, async (req, res, query) => {
+      const namespace =
+        query.namespace === undefined
+          ? undefined
+          : validateNamespace(query.namespace);
+      const meta = { scope: namespace ?? '*' };
+      const result = await audited(
+        req,
+        AUDIT_EVENTS.storageRewrite,
+        meta,
+        async () => {
+          const ctx = await operator(req);
+          const rewrite = new StorageRewrite({
+            gateway: ctx.gateways.krypton,
+            annotationPrefix: config.annotationPrefix,
+          });
+          const out = await rewrite.run({
+            namespace,
+            lister: ctx.gateways.user,
+          });
+          try {
+            await storageRewrites.save(
+              ctx.cluster.name,
+              out.namespaces.map(ns => ({
+                namespace: ns,
+                result: rewriteResultFor(out, ns),
+                requestedBy: ctx.actor,
+                requestedAt: out.startedAt,
+              })),
+            );
+          } catch (err) {
+            logger.warn(
+              `Could not store the storage rewrite result: ${
+                (err as Error).name
+              }`,
+            );
+          }
+          const incomplete =
+            out.counts.failed > 0 || out.namespaceFailures.length > 0;
+          return {
+            result: out,
+            meta: {
+              cluster: ctx.cluster.name,
+              namespaces: out.namespaces.length,
+              ...out.counts,
+              namespaceFailures: out.namespaceFailures.length,
+            },
+            outcome: incomplete
+              ? new Error('The storage rewrite did not cover every object.')
+              : undefined,
+          };
+        },
+      );
+      const incomplete =
+        result.counts.failed > 0 || result.namespaceFailures.length > 0;
+      res.status(incomplete ? 207 : 200).json(result);
+    }),
+  );
+
+  secrets.get(
+    '/storage-rewrite/last',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await operator(req);
+      res.json({ runs: await storageRewrites.list(ctx.cluster.name) });
+    }),
+  );
+
+  secrets.get(
+    '/storage-rewrite/migrations',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await operator(req);
+      const body: StorageMigrationStatus = await storageMigrationStatus(
+        ctx.gateways.krypton,
       );
       res.json(body);
     }),

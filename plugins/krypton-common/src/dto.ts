@@ -241,3 +241,78 @@ export interface ConsumersResult {
   workloads: ConsumerWorkload[];
   discoveryFailures: DiscoveryFailure[];
 }
+
+/** One of Krypton's objects, as the storage rewrite reports it. */
+export interface StorageObjectRef {
+  namespace: string;
+  name: string;
+  /** A Krypton-managed live Secret, or a history snapshot. */
+  kind: 'live' | 'snapshot';
+}
+
+export interface StorageRewriteFailure extends StorageObjectRef {
+  code: RestartFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/** An object that the rewrite leaves alone: a legacy copy or a quarantined history record. */
+export interface StorageSkipped {
+  namespace: string;
+  name: string;
+  reason: 'legacy' | 'quarantined';
+}
+
+/** A namespace whose inventory could not be read completely: nothing in it was rewritten. */
+export interface StorageNamespaceFailure {
+  /** Empty when the list of namespaces itself failed. */
+  namespace: string;
+  code: RestartFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/**
+ * POST .../storage-rewrite: what a rewrite of Krypton's objects did. An object whose answer came
+ * with a new resourceVersion was re-encoded (`rewritten`); one whose revision stayed was already
+ * stored with the current storage version and key (`alreadyCurrent`); one that another writer
+ * changed meanwhile was re-encoded by that write (`conflictsResolved`).
+ */
+export interface StorageRewriteResult {
+  startedAt: string;
+  finishedAt: string;
+  /** The namespaces covered. */
+  namespaces: string[];
+  rewritten: StorageObjectRef[];
+  alreadyCurrent: StorageObjectRef[];
+  conflictsResolved: StorageObjectRef[];
+  failed: StorageRewriteFailure[];
+  skipped: StorageSkipped[];
+  namespaceFailures: StorageNamespaceFailure[];
+  counts: {
+    rewritten: number;
+    alreadyCurrent: number;
+    conflictsResolved: number;
+    failed: number;
+    skipped: number;
+  };
+}
+
+/** GET .../storage-rewrite/last: the last run that covered each namespace. */
+export interface StorageRewriteRun {
+  namespace: string;
+  result: StorageRewriteResult;
+  requestedBy: string;
+  requestedAt: string;
+}
+
+/** GET .../storage-rewrite/migrations: the cluster's own StorageVersionMigrations of Secrets. */
+export interface StorageMigrationStatus {
+  /** Whether the cluster serves storagemigration.k8s.io at all. */
+  served: boolean;
+  migrations: Array<{
+    name: string;
+    /** Running, Succeeded, Failed, or Pending when no condition is set yet. */
+    phase: string;
+  }>;
+}

@@ -15,6 +15,9 @@ export * from './kubernetes/history';
 export * from './kubernetes/versionedSecrets';
 export * from './kubernetes/secretReferences';
 export * from './kubernetes/restartConsumers';
+export * from './kubernetes/storageRewrite';
+export * from './kubernetes/storageMigrations';
+export * from './kubernetes/pool';
 
 // The contract types in the engines' signatures, so that this entry stands on its own.
 export { KryptonError } from './errors';
@@ -42,6 +45,13 @@ export type {
   RestoreRequest,
   SecretUsage,
   SecretUsageType,
+  StorageMigrationStatus,
+  StorageNamespaceFailure,
+  StorageObjectRef,
+  StorageRewriteFailure,
+  StorageRewriteResult,
+  StorageRewriteRun,
+  StorageSkipped,
   SecretDto,
   SecretFields,
   SecretSummary,

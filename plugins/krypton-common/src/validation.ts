@@ -271,7 +271,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 }
 
 /** How one query parameter is read. */
-export type QueryParameterType = 'resourceVersion' | 'boolean';
+export type QueryParameterType = 'resourceVersion' | 'boolean' | 'text';
 export type QuerySchema = Record<string, QueryParameterType>;
 export type ParsedQuery<S extends QuerySchema> = {
   [K in keyof S]?: S[K] extends 'boolean' ? boolean : string;
@@ -295,7 +295,18 @@ export function parseQuery<S extends QuerySchema>(
     if (typeof value !== 'string') {
       throw invalid(`Query parameter "${label}" must be given once, as text.`);
     }
-    if (schema[name] === 'boolean') {
+    if (schema[name] === 'text') {
+      if (
+        value.length === 0 ||
+        value.length > 253 ||
+        !isWellFormedText(value)
+      ) {
+        throw invalid(
+          `Query parameter "${label}" must be a non-empty text of at most 253 characters.`,
+        );
+      }
+      out[name] = value;
+    } else if (schema[name] === 'boolean') {
       if (value !== 'true' && value !== 'false') {
         throw invalid(`Query parameter "${label}" must be true or false.`);
       }

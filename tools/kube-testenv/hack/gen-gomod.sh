@@ -21,6 +21,7 @@ staging="$(sed -n 's#^[[:space:]]*\(k8s.io/[^ ]*\) => ./staging/src/.*#\1#p' "$u
   echo "go ${go_directive}"
   echo
   echo "require ("
+  echo "	go.etcd.io/etcd/etcdctl/v3 ${etcd_version}"
   echo "	go.etcd.io/etcd/server/v3 ${etcd_version}"
   echo "	k8s.io/kubernetes ${K8S_VERSION}"
   echo ")"

@@ -26,6 +26,11 @@ export interface ControlPlaneState {
 
 export interface ControlPlane {
   state: ControlPlaneState;
+  /**
+   * Restarts kube-apiserver on the same etcd and port, so that it reads its files again (an
+   * encryption config whose keys were rotated); resolves once it is ready.
+   */
+  restartApiServer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,12 +73,12 @@ export async function startControlPlane(
   });
   const exited = new Promise<void>(res => child.once('exit', () => res()));
 
+  const lines = createInterface({ input: child.stdout! });
   const state = await new Promise<ControlPlaneState>((res, rej) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       rej(new Error(`kube-testenv did not become ready in time: ${stderr}`));
     }, options.timeoutMs ?? 120_000);
-    const lines = createInterface({ input: child.stdout! });
     lines.on('line', line => {
       const prefix = 'KUBE_TESTENV_READY ';
       if (line.startsWith(prefix)) {
@@ -97,8 +102,26 @@ export async function startControlPlane(
     });
   });
 
+  const restartApiServer = () =>
+    new Promise<void>((res, rej) => {
+      const onLine = (line: string) => {
+        if (line !== 'KUBE_TESTENV_RESTARTED') return;
+        lines.off('line', onLine);
+        child.off('exit', onExit);
+        res();
+      };
+      const onExit = (code: number | null) => {
+        lines.off('line', onLine);
+        rej(new Error(`kube-testenv exited with ${code} while restarting: ${stderr}`));
+      };
+      lines.on('line', onLine);
+      child.once('exit', onExit);
+      child.kill('SIGHUP');
+    });
+
   return {
     state,
+    restartApiServer,
     stop: () => stopLauncher(child, exited, dir),
   };
 }

@@ -1,10 +1,18 @@
 import { kubeConfigFor } from '@krypton/kube-testenv';
+import { KubeConfig } from '@kubernetes/client-node';
 import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { KubeTransport } from '../kubernetes/transport';
 
 /** Admin-side helpers for integration tests: native objects and RBAC grants. */
 export class AdminClient {
-  readonly transport = new KubeTransport(kubeConfigFor('admin'));
+  readonly transport: KubeTransport;
+
+  /** The test run's cluster, or the control plane whose admin kubeconfig is given. */
+  constructor(kubeconfig?: string) {
+    const kc = kubeconfig ? new KubeConfig() : kubeConfigFor('admin');
+    if (kubeconfig) kc.loadFromFile(kubeconfig);
+    this.transport = new KubeTransport(kc);
+  }
 
   async grantSecrets(
     namespace: string,

@@ -12,7 +12,8 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { kubeConfigFor, testClusterState } from '@krypton/kube-testenv';
+import { ControlPlaneState, testClusterState } from '@krypton/kube-testenv';
+import { KubeConfig } from '@kubernetes/client-node';
 import { JsonObject } from '@backstage/types';
 import kryptonPlugin from '../index';
 
@@ -170,11 +171,14 @@ export async function startKryptonBackend(
     clusterUrl?: string;
     /** A directory for file-backed SQLite databases that outlive the backend. */
     databaseDirectory?: string;
+    /** Another control plane than the test run's (one with encryption at rest, for example). */
+    controlPlane?: ControlPlaneState;
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
-  const state = testClusterState();
-  const kc = kubeConfigFor('krypton');
+  const state = options.controlPlane ?? testClusterState();
+  const kc = new KubeConfig();
+  kc.loadFromFile(state.identities.krypton.kubeconfig);
   const token = kc.getCurrentUser()?.token;
   const cluster = kc.getCurrentCluster();
   const backend = await startTestBackend({

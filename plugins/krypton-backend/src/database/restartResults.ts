@@ -1,7 +1,3 @@
-import {
-  DatabaseService,
-  resolvePackagePath,
-} from '@backstage/backend-plugin-api';
 import { LastRestart, RestartResult } from '@krypton/plugin-krypton-common';
 import { Knex } from 'knex';
 
@@ -30,20 +26,7 @@ interface Row {
  * open the Secret later see what was restarted, by whom and when.
  */
 export class RestartResultStore {
-  private constructor(private readonly db: Knex) {}
-
-  static async create(database: DatabaseService): Promise<RestartResultStore> {
-    const db = await database.getClient();
-    if (!database.migrations?.skip) {
-      await db.migrate.latest({
-        directory: resolvePackagePath(
-          '@krypton/plugin-krypton-backend',
-          'migrations',
-        ),
-      });
-    }
-    return new RestartResultStore(db);
-  }
+  constructor(private readonly db: Knex) {}
 
   async save(key: RestartResultKey, last: LastRestart): Promise<void> {
     const row: Row = {

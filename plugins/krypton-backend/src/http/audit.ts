@@ -21,6 +21,7 @@ export const AUDIT_EVENTS = {
   restore: { eventId: 'secret-restore', severityLevel: 'high' },
   delete: { eventId: 'secret-delete', severityLevel: 'high' },
   restart: { eventId: 'secret-restart', severityLevel: 'high' },
+  storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
 } as const satisfies Record<string, AuditEvent>;
 
 /** Wraps route work in audit events: initiated, then succeeded or failed with a fixed message. */

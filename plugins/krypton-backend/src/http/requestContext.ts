@@ -52,15 +52,19 @@ const PERMISSION_FOR: Record<SecretAction, Permission> = {
   restart: kryptonSecretRestartPermission,
 };
 
-export interface SecretRequestContext {
+/** Who asks and on which cluster: what every route but /health knows. */
+export interface ClusterRequestContext {
   cluster: Cluster;
-  namespace: string;
   credentials: BackstageCredentials<BackstageUserPrincipal>;
   principal: Principal;
   /** The user's normalized entity ref, as history and restart records name them. */
   actor: string;
   /** The user's identity and Krypton's own; engines choose per call (engineGateways). */
   gateways: RequestGateways;
+}
+
+export interface SecretRequestContext extends ClusterRequestContext {
+  namespace: string;
   live: LiveSecrets;
   /** Writes that history stands behind: update, restore, delete, versions. */
   versioned: VersionedSecrets;
@@ -113,12 +117,12 @@ export function createContextResolver(deps: ContextDeps) {
     rulesRequired: config.identity === 'serviceAccount',
   };
 
-  return async function context(req: Request): Promise<SecretRequestContext> {
+  /** Who asks, on which cluster, and the gateways of both identities. */
+  async function identify(req: Request): Promise<ClusterRequestContext> {
     const credentials = credentialsOf(req);
     const clusterName = req.params.cluster ?? clusters[0].name;
     const cluster = clusterByName.get(clusterName);
     if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
-    const namespace = validateNamespace(req.params.namespace);
     const info = await userInfo.getUserInfo(credentials);
     const principal: Principal = {
       userEntityRef: info.userEntityRef,
@@ -138,6 +142,16 @@ export function createContextResolver(deps: ContextDeps) {
               impersonationFor(principal, config),
             ),
     };
+    const actor =
+      tryNormalizeEntityRef(principal.userEntityRef) ?? principal.userEntityRef;
+    return { cluster, credentials, principal, actor, gateways };
+  }
+
+  async function context(req: Request): Promise<SecretRequestContext> {
+    const namespace = validateNamespace(req.params.namespace);
+    const { cluster, credentials, principal, actor, gateways } = await identify(
+      req,
+    );
     const engine = engineGateways(config.identity, gateways);
     const live = new LiveSecrets({
       gateway: engine.live,
@@ -146,8 +160,6 @@ export function createContextResolver(deps: ContextDeps) {
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
     });
-    const actor =
-      tryNormalizeEntityRef(principal.userEntityRef) ?? principal.userEntityRef;
     const versioned = new VersionedSecrets({
       live,
       history: new SecretHistory({
@@ -194,5 +206,7 @@ export function createContextResolver(deps: ContextDeps) {
       mayList: secret => !aclDenies(secret, 'read'),
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),
     };
-  };
+  }
+
+  return { context, identify };
 }

@@ -23,6 +23,8 @@ const seg = encodeURIComponent;
 
 const METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const METADATA_ACCEPT =
+  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 const LOCAL_REASON = {
   network: 'Network',
@@ -56,7 +58,9 @@ export class HttpKubeGateway implements KubeGateway {
     namespace: string,
     name?: string,
   ) {
-    const base = `${type.apiPath}/namespaces/${seg(namespace)}/${type.plural}`;
+    const base = type.clusterScoped
+      ? `${type.apiPath}/${type.plural}`
+      : `${type.apiPath}/namespaces/${seg(namespace)}/${type.plural}`;
     return name === undefined ? base : `${base}/${seg(name)}`;
   }
 
@@ -172,6 +176,25 @@ export class HttpKubeGateway implements KubeGateway {
     return this.page<T>(res);
   }
 
+  async getMetadata(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+  ) {
+    const res = await this.send(
+      type,
+      {
+        method: 'GET',
+        path: this.path(type, namespace, name),
+        accept: METADATA_ACCEPT,
+      },
+      [200],
+    );
+    if (!isObject(res.body) || res.body.kind !== 'PartialObjectMetadata')
+      throw new KubeApiError(502, 'MalformedResponse');
+    return this.object<KubeObject>(res);
+  }
+
   async listMetadata(
     type: ResourceType<KubeObject>,
     namespace: string,
@@ -238,6 +261,25 @@ export class HttpKubeGateway implements KubeGateway {
         path: this.path(type, namespace, name),
         body: operations,
         contentType: 'application/json-patch+json',
+      },
+      [200],
+    );
+    return this.object<T>(res);
+  }
+
+  async mergePatch<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ) {
+    const res = await this.send(
+      type,
+      {
+        method: 'PATCH',
+        path: this.path(type, namespace, name),
+        body: patch,
+        contentType: 'application/merge-patch+json',
       },
       [200],
     );

@@ -25,6 +25,21 @@ function matchesSelector(
   });
 }
 
+/** RFC 7386: objects merge, null removes, anything else replaces. */
+function mergeJson(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+    return patch;
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergeJson(out[key], value);
+  }
+  return out;
+}
+
 const unescapePointer = (segment: string) =>
   segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
@@ -70,12 +85,13 @@ function applyPatch(target: unknown, operations: JsonPatchOperation[]) {
  */
 export class InMemoryKubeGateway implements KubeGateway {
   private readonly objects = new Map<string, KubeObject>();
+  private readonly stale = new Set<string>();
   private revision = 1000;
   /** Every call, as "verb resource name" (lists as "list resource"). */
   readonly calls: string[] = [];
 
   private key(type: ResourceType<KubeObject>, namespace: string, name: string) {
-    return `${type.plural}/${namespace}/${name}`;
+    return `${type.plural}/${type.clusterScoped ? '' : namespace}/${name}`;
   }
 
   private clone<T>(value: T): T {
@@ -102,7 +118,7 @@ export class InMemoryKubeGateway implements KubeGateway {
     namespace: string,
     request: PageRequest,
   ): Page<T> {
-    const prefix = `${type.plural}/${namespace}/`;
+    const prefix = `${type.plural}/${type.clusterScoped ? '' : namespace}/`;
     const all = [...this.objects.entries()]
       .filter(
         ([key, obj]) =>
@@ -134,6 +150,21 @@ export class InMemoryKubeGateway implements KubeGateway {
   ): Promise<Page<T>> {
     this.calls.push(`list ${type.plural}`);
     return this.page(type, namespace, request);
+  }
+
+  async getMetadata(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+  ): Promise<KubeObject> {
+    this.calls.push(`getMetadata ${type.plural} ${name}`);
+    const obj = this.objects.get(this.key(type, namespace, name));
+    if (!obj) throw new KubeApiError(404, 'NotFound');
+    return {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: this.clone(obj.metadata),
+    };
   }
 
   async listMetadata(
@@ -211,6 +242,50 @@ export class InMemoryKubeGateway implements KubeGateway {
     this.bump(patched);
     this.objects.set(this.key(type, namespace, name), patched);
     return this.clone(patched) as T;
+  }
+
+  /**
+   * A merge patch. Like the API server, a stored object that the patch leaves unchanged is not
+   * written again: its resourceVersion stays (`rewrites` lists the names that were written anyway,
+   * as a stale encoding would be).
+   */
+  async mergePatch<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ): Promise<T> {
+    this.calls.push(`mergePatch ${type.plural} ${name}`);
+    const current = this.objects.get(this.key(type, namespace, name));
+    if (!current) throw new KubeApiError(404, 'NotFound');
+    const meta = (patch.metadata ?? {}) as {
+      uid?: string;
+      resourceVersion?: string;
+    };
+    if (meta.uid !== undefined && meta.uid !== current.metadata.uid)
+      throw new KubeApiError(422, 'Invalid');
+    if (
+      meta.resourceVersion !== undefined &&
+      meta.resourceVersion !== current.metadata.resourceVersion
+    ) {
+      throw new KubeApiError(409, 'Conflict');
+    }
+    const merged = mergeJson(this.clone(current), patch) as KubeObject;
+    merged.metadata.uid = current.metadata.uid;
+    merged.metadata.resourceVersion = current.metadata.resourceVersion;
+    if (
+      JSON.stringify(merged) !== JSON.stringify(current) ||
+      this.stale.delete(this.key(type, namespace, name))
+    ) {
+      this.bump(merged);
+      this.objects.set(this.key(type, namespace, name), merged);
+    }
+    return this.clone(this.objects.get(this.key(type, namespace, name))) as T;
+  }
+
+  /** Marks objects as stored with an old encoding: their next no-op write re-encodes them. */
+  markStale(type: ResourceType<KubeObject>, namespace: string, name: string) {
+    this.stale.add(this.key(type, namespace, name));
   }
 
   async delete<T extends KubeObject>(

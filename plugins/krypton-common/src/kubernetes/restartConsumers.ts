@@ -18,6 +18,7 @@ import {
   InventoryBudget,
   readInventory,
 } from './inventory';
+import { inPool } from './pool';
 import { findSecretUsages } from './secretReferences';
 import {
   DAEMON_SETS,
@@ -67,7 +68,7 @@ const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The code and status of a failed request. A patch without an answer is unconfirmed. */
-function classify(
+export function classifyFailure(
   err: unknown,
   step: 'list' | 'patch',
 ): { code: RestartFailureCode; httpStatus?: number } {
@@ -172,25 +173,6 @@ export function restartHttpStatus(status: RestartStatus): number {
   return status === 'failed' ? 503 : 200;
 }
 
-async function inPool<T, R>(
-  items: T[],
-  limit: number,
-  run: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await run(items[i]);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, worker),
-  );
-  return results;
-}
-
 export interface RestartConsumersOptions {
   /** The identity of workload lists and patches: the user's, or Krypton's in hybrid mode. */
   gateway: KubeGateway;
@@ -240,7 +222,7 @@ export class RestartConsumers {
         } catch (err) {
           return {
             kind,
-            failure: withMessage({ kind, ...classify(err, 'list') }),
+            failure: withMessage({ kind, ...classifyFailure(err, 'list') }),
           };
         }
       }),
@@ -330,7 +312,7 @@ export class RestartConsumers {
       } catch (err) {
         return {
           ref,
-          failure: withMessage({ ...ref, ...classify(err, 'patch') }),
+          failure: withMessage({ ...ref, ...classifyFailure(err, 'patch') }),
         };
       }
     });

@@ -58,6 +58,8 @@ export interface ResourceType<T extends KubeObject> {
   readonly apiPath: string;
   readonly plural: string;
   readonly kind: string;
+  /** Cluster-scoped resources ignore the namespace argument of gateway calls. */
+  readonly clusterScoped?: boolean;
   /** Never set; it only carries T. */
   readonly object?: T;
 }
@@ -81,6 +83,13 @@ export const DAEMON_SETS: ResourceType<Workload> = {
   apiPath: '/apis/apps/v1',
   plural: 'daemonsets',
   kind: 'DaemonSet',
+};
+
+export const NAMESPACES: ResourceType<KubeObject> = {
+  apiPath: '/api/v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  clusterScoped: true,
 };
 
 /** One page of a list request. */
@@ -138,6 +147,12 @@ export interface KubeGateway {
     namespace: string,
     page: PageRequest,
   ): Promise<Page<T>>;
+  /** One object as PartialObjectMetadata: its metadata, never its data. */
+  getMetadata(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+  ): Promise<KubeObject>;
   /** One page of PartialObjectMetadata: names, labels, annotations, revisions; never data. */
   listMetadata(
     type: ResourceType<KubeObject>,
@@ -165,6 +180,16 @@ export interface KubeGateway {
     namespace: string,
     name: string,
     operations: JsonPatchOperation[],
+  ): Promise<T>;
+  /**
+   * A JSON merge patch (RFC 7386). With metadata.uid and metadata.resourceVersion in it, it is
+   * conditional on both: another revision answers 409, another UID 422.
+   */
+  mergePatch<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
   ): Promise<T>;
   /** A delete with UID and resourceVersion preconditions. */
   delete<T extends KubeObject>(

@@ -11,6 +11,9 @@ import {
   SecretDto,
   SecretList,
   SecretSummary,
+  StorageMigrationStatus,
+  StorageRewriteResult,
+  StorageRewriteRun,
   UpdateSecretRequest,
   VersionDto,
   VersionList,
@@ -69,6 +72,22 @@ export interface KryptonApi {
   listConsumers(location: SecretLocation): Promise<ConsumersResult>;
   restartConsumers(location: SecretLocation): Promise<RestartResult>;
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
+  /**
+   * The operator's storage rewrite of Krypton's objects, in one namespace or in every namespace
+   * the caller may list. Resolves for 200 and 207 (some objects failed).
+   */
+  runStorageRewrite(scope: {
+    cluster?: string;
+    namespace?: string;
+  }): Promise<StorageRewriteResult>;
+  /** The last storage rewrite of each namespace of the cluster. */
+  listStorageRewrites(scope: {
+    cluster?: string;
+  }): Promise<StorageRewriteRun[]>;
+  /** The cluster's own StorageVersionMigrations of Secrets, where it serves the API. */
+  getStorageMigrations(scope: {
+    cluster?: string;
+  }): Promise<StorageMigrationStatus>;
 }
 
 export const kryptonApiRef = createApiRef<KryptonApi>({

@@ -11,6 +11,9 @@ import {
   SecretDto,
   SecretList,
   SecretSummary,
+  StorageMigrationStatus,
+  StorageRewriteResult,
+  StorageRewriteRun,
   UpdateSecretRequest,
   VersionDto,
   VersionList,
@@ -30,6 +33,9 @@ function namespacePath(location: NamespaceLocation): string {
   const cluster = location.cluster ? `/clusters/${seg(location.cluster)}` : '';
   return `${cluster}/namespaces/${seg(location.namespace)}/secrets`;
 }
+
+const clusterPath = (scope: { cluster?: string }) =>
+  scope.cluster ? `/clusters/${seg(scope.cluster)}` : '';
 
 const secretPath = (location: SecretLocation) =>
   `${namespacePath(location)}/${seg(location.name)}`;
@@ -183,5 +189,32 @@ export class KryptonClient implements KryptonApi {
       `${secretPath(location)}/restart-consumers/last`,
     );
     return body.last;
+  }
+
+  runStorageRewrite(scope: {
+    cluster?: string;
+    namespace?: string;
+  }): Promise<StorageRewriteResult> {
+    const query = scope.namespace
+      ? `?${new URLSearchParams({ namespace: scope.namespace })}`
+      : '';
+    return this.json(`${clusterPath(scope)}/storage-rewrite${query}`, {
+      method: 'POST',
+    });
+  }
+
+  async listStorageRewrites(scope: {
+    cluster?: string;
+  }): Promise<StorageRewriteRun[]> {
+    const body = await this.json<{ runs: StorageRewriteRun[] }>(
+      `${clusterPath(scope)}/storage-rewrite/last`,
+    );
+    return body.runs;
+  }
+
+  getStorageMigrations(scope: {
+    cluster?: string;
+  }): Promise<StorageMigrationStatus> {
+    return this.json(`${clusterPath(scope)}/storage-rewrite/migrations`);
   }
 }

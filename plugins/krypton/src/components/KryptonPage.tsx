@@ -1,5 +1,6 @@
 import { Content, Header, InfoCard, Page } from '@backstage/core-components';
 import { ConnectionStatus } from './ConnectionStatus';
+import { StorageOperatorSection } from './operator/StorageOperatorSection';
 
 /** The standalone page for platform teams. */
 export const KryptonPage = () => (
@@ -9,6 +10,7 @@ export const KryptonPage = () => (
       <InfoCard title="Status">
         <ConnectionStatus />
       </InfoCard>
+      <StorageOperatorSection />
     </Content>
   </Page>
 );

@@ -2,7 +2,8 @@
 // with RBAC, token identities for an admin, Krypton and a few unprivileged users, and optionally an
 // encryption-at-rest config. It prints one line, "KUBE_TESTENV_READY <state JSON>", once /readyz
 // answers and the bootstrap RBAC objects exist, then runs until SIGINT/SIGTERM or, with
-// --stop-on-stdin-eof, until its parent closes stdin. Its children die with it (Pdeathsig), so a
+// --stop-on-stdin-eof, until its parent closes stdin. SIGHUP restarts kube-apiserver on the same
+// etcd (it prints "KUBE_TESTENV_RESTARTED" once ready again). Its children die with it (Pdeathsig), so a
 // crashed test run leaves no etcd or apiserver behind.
 package main
 
@@ -31,6 +32,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -106,12 +108,26 @@ func main() {
 	}
 	line, _ := json.Marshal(st)
 	fmt.Printf("KUBE_TESTENV_READY %s\n", line)
-	select {
-	case <-ctx.Done():
-	case err := <-env.exited:
-		fmt.Fprintf(os.Stderr, "kube-testenv: a control-plane process exited: %v (see logs in %s)\n", err, absDir)
-		env.stop()
-		os.Exit(1)
+	// SIGHUP restarts kube-apiserver on the same etcd, for key-rotation tests.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			break wait
+		case <-hup:
+			if err := env.restartAPIServer(ctx); err != nil {
+				fmt.Fprintf(os.Stderr, "kube-testenv: restarting kube-apiserver failed: %v\n", err)
+				env.stop()
+				os.Exit(1)
+			}
+			fmt.Println("KUBE_TESTENV_RESTARTED")
+		case err := <-env.exited:
+			fmt.Fprintf(os.Stderr, "kube-testenv: a control-plane process exited: %v (see logs in %s)\n", err, absDir)
+			env.stop()
+			os.Exit(1)
+		}
 	}
 	env.stop()
 	if *ephemeral {
@@ -130,11 +146,19 @@ type testenv struct {
 	encryption string
 	procs      []proc
 	exited     chan error
+	// What a restart of the apiserver needs again.
+	apiArgs    []string
+	server     string
+	caFile     string
+	adminToken string
 }
 
 type proc struct {
+	name string
 	cmd  *exec.Cmd
 	done chan struct{}
+	// stopping marks an exit that was asked for (a restart), which is not a crash.
+	stopping *atomic.Bool
 }
 
 func (e *testenv) start(ctx context.Context) (*state, error) {
@@ -214,12 +238,14 @@ func (e *testenv) start(ctx context.Context) (*state, error) {
 	if err := e.spawn(ctx, "kube-apiserver", args...); err != nil {
 		return nil, err
 	}
+	e.apiArgs, e.server, e.caFile = args, server, pki.caCert
 
 	ids, err = writeKubeconfigs(filepath.Join(e.dir, "kubeconfig"), server, pki.caCert, ids)
 	if err != nil {
 		return nil, err
 	}
 	admin := ids[0]
+	e.adminToken = admin.Token
 	client, err := tlsClient(pki.caCert)
 	if err != nil {
 		return nil, err
@@ -261,17 +287,45 @@ func (e *testenv) spawn(ctx context.Context, name string, args ...string) error 
 		logFile.Close()
 		return fmt.Errorf("start %s: %w", name, err)
 	}
-	p := proc{cmd: cmd, done: make(chan struct{})}
+	p := proc{name: name, cmd: cmd, done: make(chan struct{}), stopping: &atomic.Bool{}}
 	e.procs = append(e.procs, p)
 	go func() {
 		err := cmd.Wait()
 		logFile.Close()
 		close(p.done)
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !p.stopping.Load() {
 			e.exited <- fmt.Errorf("%s: %v", name, err)
 		}
 	}()
 	return nil
+}
+
+// restartAPIServer stops kube-apiserver and starts it again with the same flags on the same etcd
+// and port, re-reading its files (an encryption config whose keys were rotated, for example).
+func (e *testenv) restartAPIServer(ctx context.Context) error {
+	for i, p := range e.procs {
+		if p.name != "kube-apiserver" {
+			continue
+		}
+		p.stopping.Store(true)
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(15 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+		e.procs = append(e.procs[:i], e.procs[i+1:]...)
+		break
+	}
+	if err := e.spawn(ctx, "kube-apiserver", e.apiArgs...); err != nil {
+		return err
+	}
+	client, err := tlsClient(e.caFile)
+	if err != nil {
+		return err
+	}
+	return waitFor(ctx, 120*time.Second, func() error { return httpOK(client, e.server+"/readyz", e.adminToken) })
 }
 
 // stop ends the apiserver before etcd, so that the apiserver never logs a storm of etcd errors,
@@ -443,6 +497,8 @@ func bootstrapObjects(krypton identity) []object {
 			{"apiGroups": []string{""}, "resources": []string{"secrets"}, "verbs": []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
 			{"apiGroups": []string{""}, "resources": []string{"namespaces"}, "verbs": []string{"get", "list"}},
 			{"apiGroups": []string{"apps"}, "resources": []string{"deployments", "statefulsets", "daemonsets"}, "verbs": []string{"get", "list", "patch"}},
+			// The operator section shows the cluster's own StorageVersionMigrations of Secrets.
+			{"apiGroups": []string{"storagemigration.k8s.io"}, "resources": []string{"storageversionmigrations"}, "verbs": []string{"get", "list"}},
 		}),
 		binding("krypton-operator"),
 	}

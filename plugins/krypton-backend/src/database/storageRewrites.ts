@@ -1,0 +1,47 @@
+import {
+  StorageRewriteResult,
+  StorageRewriteRun,
+} from '@krypton/plugin-krypton-common';
+import { Knex } from 'knex';
+
+const TABLE = 'krypton_storage_rewrites';
+
+interface Row {
+  cluster: string;
+  namespace: string;
+  result: string;
+  requested_by: string;
+  requested_at: string;
+}
+
+/** The last storage rewrite per namespace of each cluster, for the operator section. */
+export class StorageRewriteStore {
+  constructor(private readonly db: Knex) {}
+
+  async save(cluster: string, runs: StorageRewriteRun[]): Promise<void> {
+    if (runs.length === 0) return;
+    const rows: Row[] = runs.map(run => ({
+      cluster,
+      namespace: run.namespace,
+      result: JSON.stringify(run.result),
+      requested_by: run.requestedBy,
+      requested_at: run.requestedAt,
+    }));
+    await this.db<Row>(TABLE)
+      .insert(rows)
+      .onConflict(['cluster', 'namespace'])
+      .merge();
+  }
+
+  async list(cluster: string): Promise<StorageRewriteRun[]> {
+    const rows = await this.db<Row>(TABLE)
+      .where({ cluster })
+      .orderBy('namespace');
+    return rows.map(row => ({
+      namespace: row.namespace,
+      result: JSON.parse(row.result) as StorageRewriteResult,
+      requestedBy: row.requested_by,
+      requestedAt: row.requested_at,
+    }));
+  }
+}

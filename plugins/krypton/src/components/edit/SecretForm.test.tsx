@@ -1,0 +1,584 @@
+import {
+  TestApiProvider,
+  registerMswTestHooks,
+  renderInTestApp,
+} from '@backstage/test-utils';
+import {
+  MAX_SECRET_BYTES,
+  SecretDto,
+  estimateSecretSize,
+  messages,
+} from '@krypton/plugin-krypton-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { kryptonApiRef } from '../../api/KryptonApi';
+import { KryptonClient } from '../../api/KryptonClient';
+import { SecretForm, SecretFormProps } from './SecretForm';
+
+const server = setupServer();
+const baseUrl = 'http://backstage.test/api/krypton';
+const secretUrl = `${baseUrl}/namespaces/team-a/secrets/db`;
+
+const client = new KryptonClient({
+  discoveryApi: { getBaseUrl: async () => baseUrl },
+  fetchApi: { fetch: (input, init) => fetch(input, init) },
+});
+
+function secret(overrides: Partial<SecretDto> = {}): SecretDto {
+  const data = overrides.data ?? { USER: 'app', PASS: 'pw' };
+  const binaryData = overrides.binaryData ?? {};
+  return {
+    cluster: 'local',
+    namespace: 'team-a',
+    name: 'db',
+    uid: 'uid-1',
+    resourceVersion: '100',
+    type: 'Opaque',
+    immutable: false,
+    managed: true,
+    version: 3,
+    description: 'Database credentials',
+    access: {
+      owners: ['user:default/alice'],
+      editors: [],
+      viewers: [],
+    },
+    ...overrides,
+    data,
+    binaryData,
+    keys: [...Object.keys(data), ...Object.keys(binaryData)],
+    binaryKeys: Object.keys(binaryData),
+  };
+}
+
+/** Records the JSON bodies of PUTs and answers each with the next reply. */
+function recordPuts(...replies: Array<() => Response>) {
+  const bodies: Array<Record<string, unknown>> = [];
+  server.use(
+    http.put(secretUrl, async ({ request }) => {
+      bodies.push((await request.json()) as Record<string, unknown>);
+      const reply = replies[Math.min(bodies.length, replies.length) - 1];
+      return reply();
+    }),
+  );
+  return bodies;
+}
+
+function countGets(reply: () => Response) {
+  const calls = { count: 0 };
+  server.use(
+    http.get(secretUrl, () => {
+      calls.count += 1;
+      return reply();
+    }),
+  );
+  return calls;
+}
+
+const errorReply = (status: number, error: string) => () =>
+  HttpResponse.json({ error }, { status });
+
+type EditProps = Partial<Extract<SecretFormProps, { mode: 'edit' }>>;
+
+function editForm(props: EditProps = {}) {
+  return (
+    <TestApiProvider apis={[[kryptonApiRef, client]]}>
+      <SecretForm
+        mode="edit"
+        location={{ namespace: 'team-a', name: 'db' }}
+        initial={secret()}
+        onSaved={() => {}}
+        canEditAccess
+        {...props}
+      />
+    </TestApiProvider>
+  );
+}
+
+const renderEdit = (props: EditProps = {}) => renderInTestApp(editForm(props));
+
+const description = () =>
+  screen.getByLabelText('Description') as HTMLTextAreaElement;
+const valueInput = (key: string) =>
+  screen.getByLabelText(`Value of ${key}`) as HTMLInputElement;
+const saveButton = () => screen.getByRole('button', { name: 'Save' });
+const reloadButton = () =>
+  screen.getByRole('button', { name: 'Reload latest' });
+const bulkInput = () => screen.getByLabelText('Paste KEY=value lines');
+
+/** Types by pasting: per-key typing through the whole form is slow in jsdom. */
+async function fill(element: HTMLElement, text: string) {
+  const user = userEvent.setup();
+  await user.click(element);
+  await user.paste(text);
+}
+
+async function replaceText(element: HTMLElement, text: string) {
+  const user = userEvent.setup();
+  await user.clear(element);
+  if (text !== '') await fill(element, text);
+}
+
+// Each test boots a test app and drives a large MUI form; shared CI machines can be slow.
+jest.setTimeout(20_000);
+
+describe('SecretForm', () => {
+  registerMswTestHooks(server);
+
+  it('keeps the draft and its revision pinned when a newer Secret arrives', async () => {
+    const user = userEvent.setup();
+    const { rerender } = await renderEdit();
+    await replaceText(description(), 'My change');
+    await user.click(
+      screen.getByRole('button', { name: 'Show value of PASS' }),
+    );
+
+    // A background refetch hands the form a newer revision with other values.
+    rerender(
+      editForm({
+        initial: secret({
+          resourceVersion: '200',
+          description: 'Their change',
+          data: { USER: 'other', PASS: 'rotated' },
+        }),
+      }),
+    );
+
+    expect(
+      await screen.findByText(
+        'A newer version of this Secret exists. Reload latest to review it.',
+      ),
+    ).toBeInTheDocument();
+    expect(description().value).toBe('My change');
+    expect(valueInput('USER').value).toBe('app');
+    expect(valueInput('PASS').value).toBe('pw');
+    expect(screen.getByText(/loaded revision 100/)).toBeInTheDocument();
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      resourceVersion: '100',
+      description: 'My change',
+    });
+  });
+
+  it('Reload latest resets fields, pasted text, visibility and revision together', async () => {
+    const user = userEvent.setup();
+    await renderEdit();
+    await replaceText(description(), 'Draft text');
+    await user.click(
+      screen.getByRole('button', { name: 'Show value of PASS' }),
+    );
+    expect(valueInput('PASS').tagName).toBe('TEXTAREA');
+    await user.click(bulkInput());
+    await user.paste('EXTRA=1');
+
+    const gets = countGets(() =>
+      HttpResponse.json(
+        secret({
+          resourceVersion: '200',
+          description: 'Fresh',
+          data: { USER: 'app2', PASS: 'pw2' },
+        }),
+      ),
+    );
+    await user.click(reloadButton());
+
+    expect(await screen.findByText(/loaded revision 200/)).toBeInTheDocument();
+    expect(gets.count).toBe(1);
+    expect(description().value).toBe('Fresh');
+    expect((bulkInput() as HTMLTextAreaElement).value).toBe('');
+    expect(valueInput('USER').value).toBe('app2');
+    expect(valueInput('PASS')).toHaveAttribute('type', 'password');
+    expect(
+      screen.getByRole('button', { name: 'Show value of PASS' }),
+    ).toHaveAttribute('aria-pressed', 'false');
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '201' })),
+    );
+    await replaceText(description(), 'After reload');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0].resourceVersion).toBe('200');
+  });
+
+  it('keeps the draft and revision when Reload latest fails, and offers another try', async () => {
+    const user = userEvent.setup();
+    await renderEdit();
+    await replaceText(description(), 'Still mine');
+    const failing = countGets(errorReply(503, messages.unavailable));
+
+    await user.click(reloadButton());
+
+    const alert = await screen.findByText(/Could not reload the Secret/);
+    expect(alert).toHaveTextContent(messages.unavailable);
+    expect(failing.count).toBe(1);
+    expect(description().value).toBe('Still mine');
+    expect(screen.getByText(/loaded revision 100/)).toBeInTheDocument();
+
+    const working = countGets(() =>
+      HttpResponse.json(
+        secret({ resourceVersion: '300', description: 'Live' }),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText(/loaded revision 300/)).toBeInTheDocument();
+    expect(working.count).toBe(1);
+    expect(description().value).toBe('Live');
+    expect(screen.queryByText(/Could not reload/)).not.toBeInTheDocument();
+  });
+
+  it('shows a conflict prompt on 409 and never retries the save', async () => {
+    const user = userEvent.setup();
+    await renderEdit();
+    await replaceText(description(), 'Conflicting');
+    const puts = recordPuts(errorReply(409, messages.staleRevision));
+
+    await user.click(saveButton());
+
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('This Secret changed since you loaded it.'),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(messages.staleRevision),
+    ).toBeInTheDocument();
+    // Give a blind retry every chance to happen.
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(puts).toHaveLength(1);
+    expect(description().value).toBe('Conflicting');
+
+    const gets = countGets(() =>
+      HttpResponse.json(secret({ resourceVersion: '400' })),
+    );
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Reload latest' }),
+    );
+    expect(await screen.findByText(/loaded revision 400/)).toBeInTheDocument();
+    expect(gets.count).toBe(1);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(puts).toHaveLength(1);
+  });
+
+  it("shows the server's message for other save failures, without the conflict prompt", async () => {
+    const user = userEvent.setup();
+    await renderEdit();
+    await replaceText(description(), 'x');
+    recordPuts(errorReply(422, messages.immutableData));
+    await user.click(saveButton());
+    expect(await screen.findByText(messages.immutableData)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('moves the baseline to the saved Secret', async () => {
+    const user = userEvent.setup();
+    const onSaved = jest.fn();
+    await renderEdit({ onSaved });
+    await replaceText(description(), 'Updated');
+    const saved = secret({ resourceVersion: '101', description: 'Updated' });
+    const puts = recordPuts(
+      () => HttpResponse.json(saved),
+      () => HttpResponse.json(secret({ resourceVersion: '102' })),
+    );
+
+    await user.click(saveButton());
+
+    expect(await screen.findByText(/loaded revision 101/)).toBeInTheDocument();
+    expect(onSaved).toHaveBeenCalledWith(saved);
+    expect(description().value).toBe('Updated');
+    expect(saveButton()).toBeDisabled();
+    expect(screen.getByText('No changes to save.')).toBeInTheDocument();
+    // The page still passes the old Secret: that is not news.
+    expect(
+      screen.queryByText(/A newer version of this Secret exists/),
+    ).not.toBeInTheDocument();
+
+    await replaceText(description(), 'Again');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(puts[1]).toEqual({ resourceVersion: '101', description: 'Again' });
+  });
+
+  it('blocks a save past 1 MiB at the boundary estimateSecretSize draws', async () => {
+    const user = userEvent.setup();
+    // Binary values count by decoded size: four bytes here, not eight base64 characters.
+    const binaryData = { 'b.bin': 'AAECAw==' };
+    const fixed = 'big'.length + 'k'.length + 'a'.length + 'b.bin'.length + 4;
+    // 748,982 bytes × 1.4 rounds up to 1,048,575, the last estimate that fits.
+    const data = { big: 'x'.repeat(748_981 - fixed), k: 'a' };
+    expect(estimateSecretSize(data, binaryData)).toBe(1_048_574);
+    expect(estimateSecretSize({ ...data, k: 'ab' }, binaryData)).toBe(
+      MAX_SECRET_BYTES - 1,
+    );
+    expect(estimateSecretSize({ ...data, k: 'abc' }, binaryData)).toBe(
+      MAX_SECRET_BYTES + 1,
+    );
+    await renderEdit({ initial: secret({ data, binaryData }) });
+    expect(
+      screen.getByText('1023 KiB of 1 MiB (estimated)'),
+    ).toBeInTheDocument();
+
+    await user.type(valueInput('k'), 'b');
+    expect(screen.getByText(/1,048,575 of 1,048,576/)).toBeInTheDocument();
+    expect(saveButton()).toBeEnabled();
+
+    await user.type(valueInput('k'), 'c');
+    expect(
+      screen.getByText('1.01 MiB of 1 MiB (estimated)'),
+    ).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    expect(
+      screen.getByText('The Secret is too large: the estimate is over 1 MiB.'),
+    ).toBeInTheDocument();
+    expect(saveButton()).toHaveAttribute('aria-describedby');
+  });
+
+  it('previews a paste by key only, then applies it to the draft', async () => {
+    const user = userEvent.setup();
+    await renderEdit({
+      initial: secret({ data: { USER: 'app', PASS: 'pw', OLD: 'old-value' } }),
+    });
+    await user.click(bulkInput());
+    await user.paste(
+      '# pasted\nexport USER=app\nPASS="new-pass"\nNEW_KEY=brand-new\nbad key=oops',
+    );
+
+    const preview = screen.getByRole('region', {
+      name: 'Preview of the pasted lines',
+    });
+    expect(within(preview).getByRole('alert')).toHaveTextContent(
+      /Line 5: "bad key": Invalid key/,
+    );
+    const apply = within(preview).getByRole('button', {
+      name: 'Apply pasted lines',
+    });
+    expect(apply).toBeDisabled();
+
+    await replaceText(bulkInput(), '');
+    await user.click(bulkInput());
+    await user.paste('export USER=app\nPASS="new-pass"\nNEW_KEY=brand-new');
+    await user.click(screen.getByLabelText(/Replace all/));
+
+    const region = screen.getByRole('region', {
+      name: 'Preview of the pasted lines',
+    });
+    const list = (name: RegExp) =>
+      within(within(region).getByRole('list', { name }))
+        .getAllByRole('listitem')
+        .map(item => item.textContent);
+    expect(list(/^Added/)).toEqual(['NEW_KEY']);
+    expect(list(/^Changed/)).toEqual(['PASS']);
+    expect(list(/^Removed/)).toEqual(['OLD']);
+    expect(within(region).getByText('1 key(s) unchanged.')).toBeInTheDocument();
+    for (const value of ['new-pass', 'brand-new', 'old-value', 'pw']) {
+      expect(region.textContent).not.toContain(value);
+    }
+
+    await user.click(
+      within(region).getByRole('button', { name: 'Apply pasted lines' }),
+    );
+    expect((bulkInput() as HTMLTextAreaElement).value).toBe('');
+    expect(screen.queryByLabelText('Value of OLD')).not.toBeInTheDocument();
+    expect(valueInput('PASS').value).toBe('new-pass');
+    expect(valueInput('NEW_KEY').value).toBe('brand-new');
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0].data).toEqual({
+      USER: 'app',
+      PASS: 'new-pass',
+      NEW_KEY: 'brand-new',
+    });
+  });
+
+  it('lists binary keys read-only and never sends binaryData', async () => {
+    const user = userEvent.setup();
+    await renderEdit({
+      initial: secret({ binaryData: { 'keystore.p12': 'AAECAwQ=' } }),
+    });
+    const binaryList = screen.getByRole('list', { name: 'Binary keys' });
+    expect(binaryList).toHaveTextContent('keystore.p12 (binary, kept as is)');
+    expect(
+      screen.queryByLabelText('Value of keystore.p12'),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByDisplayValue('keystore.p12')).not.toBeInTheDocument();
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    await replaceText(valueInput('PASS'), 'rotated');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      resourceVersion: '100',
+      data: { USER: 'app', PASS: 'rotated' },
+    });
+    expect(puts[0]).not.toHaveProperty('binaryData');
+  });
+
+  it('never puts a multi-line value into a password input, and keeps CR values read-only', async () => {
+    const user = userEvent.setup();
+    await renderEdit({
+      initial: secret({ data: { PEM: 'line1\nline2', CRLF: 'a\r\nb' } }),
+    });
+    expect(valueInput('PEM')).toHaveAttribute('type', 'password');
+    expect(valueInput('PEM')).toHaveAttribute('readonly');
+    expect(valueInput('PEM').value).not.toContain('line1');
+
+    await user.click(screen.getByRole('button', { name: 'Show value of PEM' }));
+    expect(valueInput('PEM').tagName).toBe('TEXTAREA');
+    expect(valueInput('PEM').value).toBe('line1\nline2');
+    expect(valueInput('PEM')).not.toHaveAttribute('readonly');
+
+    await user.click(
+      screen.getByRole('button', { name: 'Show value of CRLF' }),
+    );
+    expect(valueInput('CRLF')).toHaveAttribute('readonly');
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    await replaceText(description(), 'Only metadata');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    // Unchanged values are not sent, so the edit is metadata-only and keeps every byte.
+    expect(puts[0]).toEqual({
+      resourceVersion: '100',
+      description: 'Only metadata',
+    });
+  });
+
+  it('refuses a text key that names a binary key', async () => {
+    const user = userEvent.setup();
+    await renderEdit({
+      initial: secret({ binaryData: { 'keystore.p12': 'AAECAwQ=' } }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Add key' }));
+    await fill(screen.getByLabelText('Key 3'), 'keystore.p12');
+    expect(
+      screen.getByText(/This is a binary key: it is kept as is/),
+    ).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it('creates a Secret in the namespace with the same form, then edits it', async () => {
+    const user = userEvent.setup();
+    const onSaved = jest.fn();
+    const posts: unknown[] = [];
+    const created = secret({
+      name: 'api-token',
+      resourceVersion: '1',
+      data: { TOKEN: 't0k3n' },
+      description: 'CI token',
+    });
+    server.use(
+      http.post(
+        `${baseUrl}/clusters/prod/namespaces/team-a/secrets`,
+        async ({ request }) => {
+          posts.push(await request.json());
+          return HttpResponse.json(created, { status: 201 });
+        },
+      ),
+    );
+    await renderInTestApp(
+      <TestApiProvider apis={[[kryptonApiRef, client]]}>
+        <SecretForm
+          mode="create"
+          location={{ cluster: 'prod', namespace: 'team-a' }}
+          onSaved={onSaved}
+          canEditAccess
+        />
+      </TestApiProvider>,
+    );
+    const create = () => screen.getByRole('button', { name: 'Create' });
+    const name = screen.getByRole('textbox', { name: /Name/ });
+
+    await fill(name, 'krypton-h-abc');
+    expect(
+      screen.getByText(/reserved for Krypton's history snapshots/),
+    ).toBeInTheDocument();
+    expect(create()).toBeDisabled();
+
+    await replaceText(name, 'api-token');
+    expect(screen.getByRole('textbox', { name: /Type/ })).toHaveValue('Opaque');
+    await fill(screen.getByLabelText('Key 1'), 'TOKEN');
+    await fill(valueInput('TOKEN'), 't0k3n');
+    await fill(description(), 'CI token');
+    await fill(screen.getByLabelText('Owners'), 'group:team-a');
+    await user.click(create());
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(created));
+    expect(posts).toEqual([
+      {
+        name: 'api-token',
+        type: 'Opaque',
+        data: { TOKEN: 't0k3n' },
+        description: 'CI token',
+        access: { owners: ['group:default/team-a'] },
+      },
+    ]);
+    expect(await screen.findByText(/loaded revision 1$/)).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it('does not render the access fields without the right to edit them', async () => {
+    const user = userEvent.setup();
+    await renderEdit({ canEditAccess: false });
+    expect(screen.queryByLabelText('Owners')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Editors')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Viewers')).not.toBeInTheDocument();
+
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    await replaceText(description(), 'No access change');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).not.toHaveProperty('access');
+  });
+
+  it('renders the access fields for someone who may edit them', async () => {
+    await renderEdit({ canEditAccess: true });
+    expect(screen.getByLabelText('Owners')).toHaveValue('user:default/alice');
+    expect(screen.getByLabelText('Editors')).toHaveValue('');
+  });
+
+  it('loads the Secret itself when mounted without one, never using browser storage', async () => {
+    const setItem = jest.spyOn(Storage.prototype, 'setItem');
+    const gets = countGets(() => HttpResponse.json(secret()));
+    await renderEdit({ initial: undefined });
+    expect(await screen.findByText(/loaded revision 100/)).toBeInTheDocument();
+    expect(gets.count).toBe(1);
+    await replaceText(description(), 'draft only in memory');
+    await replaceText(valueInput('PASS'), 'secret-value');
+    expect(setItem).not.toHaveBeenCalled();
+    setItem.mockRestore();
+  });
+
+  it('allows an edit only to turn immutability on, and locks an immutable Secret’s values', async () => {
+    const { unmount } = await renderEdit();
+    expect(
+      screen.getByRole('checkbox', { name: /Make immutable/ }),
+    ).not.toBeChecked();
+    unmount();
+
+    await renderEdit({ initial: secret({ immutable: true }) });
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(
+      screen.getByText(/cannot make this Secret mutable again/),
+    ).toBeInTheDocument();
+    expect(valueInput('PASS')).toHaveAttribute('readonly');
+    expect(screen.getByRole('button', { name: 'Add key' })).toBeDisabled();
+  });
+});

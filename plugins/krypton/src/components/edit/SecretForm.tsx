@@ -1,0 +1,462 @@
+import { Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { ResponseError } from '@backstage/errors';
+import {
+  MAX_SECRET_BYTES,
+  SecretDto,
+  estimateSecretSize,
+  messages,
+} from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Checkbox from '@material-ui/core/Checkbox';
+import FormControlLabel from '@material-ui/core/FormControlLabel';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import {
+  FormEvent,
+  useRef,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+} from 'react';
+import {
+  NamespaceLocation,
+  SecretLocation,
+  kryptonApiRef,
+} from '../../api/KryptonApi';
+import { AccessFields } from './AccessFields';
+import { BulkEditor } from './BulkEditor';
+import { BulkPlan } from './bulkParse';
+import { ConflictDialog } from './ConflictDialog';
+import {
+  TextRow,
+  applyBulkPlan,
+  buildCreateRequest,
+  buildUpdateRequest,
+  draftTextData,
+  hasErrors,
+  newRowId,
+  updateChangesSomething,
+  validateDraft,
+} from './draft';
+import { SizeMeter } from './SizeMeter';
+import { BinaryKeys, TextRows } from './TextRows';
+import { useDraft } from './useDraft';
+
+interface SecretFormCommonProps {
+  /** Called with the Secret the backend returned after a successful create or update. */
+  onSaved: (secret: SecretDto) => void;
+  /** Whether the user may change access rules (owners and admins); the fields are hidden otherwise. */
+  canEditAccess: boolean;
+}
+
+/**
+ * The form pins the location it was mounted with, like its draft: key it by location so another
+ * Secret gets a fresh form rather than this draft.
+ */
+export type SecretFormProps = SecretFormCommonProps &
+  (
+    | { mode: 'create'; location: NamespaceLocation; initial?: undefined }
+    | {
+        mode: 'edit';
+        location: SecretLocation;
+        /** The Secret as the page knows it; without it the form loads it. Later values only raise a notice. */
+        initial?: SecretDto;
+      }
+  );
+
+const NO_KEYS: readonly string[] = [];
+
+const statusOf = (e: unknown) =>
+  e instanceof ResponseError ? e.statusCode : undefined;
+
+/** The backend's fixed message; anything else (a network failure) gets a fixed text too. */
+const describe = (e: unknown, fallback: string) =>
+  e instanceof ResponseError ? e.message : fallback;
+
+const SAVE_UNCONFIRMED =
+  'The save did not complete, and it may or may not have been applied. Reload latest to check before trying again.';
+const RELOAD_FAILED = 'Krypton could not be reached.';
+
+/** Create or edit one Secret: text values, description, immutability and access rules. */
+export function SecretForm(props: SecretFormProps) {
+  const { onSaved, canEditAccess } = props;
+  const api = useApi(kryptonApiRef);
+  const reasonId = useId();
+  const fieldId = useId();
+  const { draft, baseline, newerAvailable, update, startPin } = useDraft(
+    props.initial,
+    props.mode === 'edit',
+  );
+  // After a create, the same form edits the created Secret; a second submit must not POST again.
+  const [target, setTarget] = useState<SecretLocation | undefined>(() =>
+    props.mode === 'edit' ? props.location : undefined,
+  );
+  const [namespace] = useState<NamespaceLocation>(() => ({
+    cluster: props.location.cluster,
+    namespace: props.location.namespace,
+  }));
+  const [saving, setSaving] = useState(false);
+  const [reloading, setReloading] = useState(false);
+  const [saveError, setSaveError] = useState<string>();
+  const [reloadError, setReloadError] = useState<string>();
+  const [conflict, setConflict] = useState<string>();
+  const inFlight = useRef(false);
+
+  const isEdit = target !== undefined;
+  const busy = saving || reloading;
+  const binaryKeys = baseline?.binaryKeys ?? NO_KEYS;
+  const binaryData = baseline?.binaryData;
+  const textData = useMemo(() => draftTextData(draft), [draft]);
+  const errors = useMemo(
+    () =>
+      validateDraft(draft, {
+        mode: isEdit ? 'edit' : 'create',
+        binaryKeys,
+        canEditAccess,
+      }),
+    [draft, isEdit, binaryKeys, canEditAccess],
+  );
+  const size = useMemo(
+    () => estimateSecretSize(textData, binaryData ?? {}),
+    [textData, binaryData],
+  );
+  const updateRequest = useMemo(
+    () =>
+      baseline ? buildUpdateRequest(draft, baseline, canEditAccess) : undefined,
+    [draft, baseline, canEditAccess],
+  );
+  const writesData = updateRequest ? updateRequest.data !== undefined : true;
+  const dataLocked = baseline?.immutable ?? false;
+
+  const blockedBy = (): string | undefined => {
+    if (hasErrors(errors)) return 'Fix the fields marked above.';
+    if (draft.bulkText.trim() !== '')
+      return 'Apply or clear the pasted lines first.';
+    if (writesData && size > MAX_SECRET_BYTES)
+      return 'The Secret is too large: the estimate is over 1 MiB.';
+    if (updateRequest && !updateChangesSomething(updateRequest))
+      return 'No changes to save.';
+    return undefined;
+  };
+  const blocked = blockedBy();
+  let saveLabel = isEdit ? 'Save' : 'Create';
+  if (saving) saveLabel = 'Saving…';
+
+  const reload = useCallback(async () => {
+    if (!target) return;
+    setReloading(true);
+    setReloadError(undefined);
+    const commit = startPin();
+    try {
+      const live = await api.getSecret(target);
+      commit(live);
+      setSaveError(undefined);
+      setConflict(undefined);
+    } catch (e) {
+      setReloadError(describe(e, RELOAD_FAILED));
+    } finally {
+      setReloading(false);
+    }
+  }, [api, startPin, target]);
+
+  // An edit form mounted without its Secret loads it; with one, it never refetches on its own.
+  const needsLoad = props.mode === 'edit' && props.initial === undefined;
+  useEffect(() => {
+    if (needsLoad) reload();
+    // Only on mount: later loads are the user's Reload latest.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const save = async () => {
+    // The ref, not state, guards a second submit that arrives before the re-render.
+    if (blocked !== undefined || inFlight.current) return;
+    // An edit form never falls back to create.
+    if (target && !updateRequest) return;
+    inFlight.current = true;
+    setSaving(true);
+    setSaveError(undefined);
+    const commit = startPin();
+    try {
+      let saved: SecretDto;
+      if (target && updateRequest) {
+        saved = await api.updateSecret(target, updateRequest);
+      } else {
+        saved = await api.createSecret(
+          namespace,
+          buildCreateRequest(draft, canEditAccess),
+        );
+        setTarget({ ...namespace, name: saved.name });
+      }
+      commit(saved);
+      onSaved(saved);
+    } catch (e) {
+      // On create, 409 means the name is taken: there is nothing to reload.
+      if (isEdit && statusOf(e) === 409) {
+        setConflict(describe(e, messages.staleRevision));
+      } else {
+        setSaveError(describe(e, SAVE_UNCONFIRMED));
+      }
+    } finally {
+      inFlight.current = false;
+      setSaving(false);
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save();
+  };
+
+  const changeRow = (
+    id: string,
+    change: Partial<Pick<TextRow, 'key' | 'value'>>,
+  ) =>
+    update(d => ({
+      ...d,
+      rows: d.rows.map(row => (row.id === id ? { ...row, ...change } : row)),
+    }));
+  const toggleRow = (id: string) =>
+    update(d => ({
+      ...d,
+      revealed: d.revealed.includes(id)
+        ? d.revealed.filter(r => r !== id)
+        : [...d.revealed, id],
+    }));
+  const removeRow = (id: string) =>
+    update(d => {
+      const rows = d.rows.filter(row => row.id !== id);
+      return {
+        ...d,
+        rows: rows.length > 0 ? rows : [{ id: newRowId(), key: '', value: '' }],
+        revealed: d.revealed.filter(r => r !== id),
+      };
+    });
+  const addRow = () =>
+    update(d => ({
+      ...d,
+      rows: [...d.rows, { id: newRowId(), key: '', value: '' }],
+    }));
+  const applyBulk = (plan: BulkPlan) => update(d => applyBulkPlan(d, plan));
+
+  if (isEdit && !baseline) {
+    return reloadError ? (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={reload} disabled={reloading}>
+            Try again
+          </Button>
+        }
+      >
+        Could not load the Secret: {reloadError}
+      </Alert>
+    ) : (
+      <Progress />
+    );
+  }
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={baseline ? `Edit Secret ${baseline.name}` : 'Create Secret'}
+    >
+      {/* A disabled fieldset keeps edits out while a save or reload is about to replace them. */}
+      <fieldset
+        disabled={busy}
+        style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+      >
+        <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+          {isEdit && baseline && (
+            <Box>
+              <Typography variant="h6" component="h2">
+                {baseline.name}
+              </Typography>
+              <Typography variant="body2" color="textSecondary">
+                Namespace {baseline.namespace}, type {baseline.type}, loaded
+                revision {baseline.resourceVersion}
+              </Typography>
+            </Box>
+          )}
+
+          {newerAvailable && (
+            <Alert severity="info">
+              A newer version of this Secret exists. Reload latest to review it.
+            </Alert>
+          )}
+          {reloadError && (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" onClick={reload}>
+                  Try again
+                </Button>
+              }
+            >
+              Could not reload the Secret: {reloadError} Your draft and the
+              revision it started from are kept.
+            </Alert>
+          )}
+          {saveError && <Alert severity="error">{saveError}</Alert>}
+          {baseline?.deletionTimestamp && (
+            <Alert severity="warning">
+              Kubernetes is deleting this Secret (deletion is pending).
+            </Alert>
+          )}
+          {baseline && baseline.version === null && (
+            <Alert severity="warning">{messages.invalidCounter}</Alert>
+          )}
+
+          {!isEdit && (
+            <>
+              <TextField
+                id={`${fieldId}-name`}
+                label="Name"
+                required
+                value={draft.name}
+                onChange={e => update(d => ({ ...d, name: e.target.value }))}
+                error={draft.name !== '' && errors.name !== undefined}
+                helperText={
+                  (draft.name !== '' && errors.name) ||
+                  'Lowercase letters, digits, "-" and "."'
+                }
+                variant="outlined"
+                inputProps={{ spellCheck: false }}
+              />
+              <TextField
+                id={`${fieldId}-type`}
+                label="Type"
+                required
+                value={draft.type}
+                onChange={e => update(d => ({ ...d, type: e.target.value }))}
+                error={errors.type !== undefined}
+                helperText={errors.type}
+                variant="outlined"
+                inputProps={{ spellCheck: false }}
+              />
+            </>
+          )}
+
+          <TextField
+            id={`${fieldId}-description`}
+            label="Description"
+            value={draft.description}
+            onChange={e => update(d => ({ ...d, description: e.target.value }))}
+            error={errors.description !== undefined}
+            helperText={errors.description}
+            multiline
+            variant="outlined"
+          />
+
+          <Box>
+            <Typography variant="subtitle1" component="h3" gutterBottom>
+              Values
+            </Typography>
+            <TextRows
+              rows={draft.rows}
+              revealed={draft.revealed}
+              errors={errors.rows}
+              locked={dataLocked}
+              onChange={changeRow}
+              onToggle={toggleRow}
+              onRemove={removeRow}
+              onAdd={addRow}
+            />
+            <BinaryKeys keys={binaryKeys} />
+          </Box>
+
+          <Box>
+            <Typography variant="subtitle1" component="h3" gutterBottom>
+              Paste .env lines
+            </Typography>
+            <BulkEditor
+              current={textData}
+              binaryKeys={binaryKeys}
+              text={draft.bulkText}
+              mode={draft.bulkMode}
+              disabled={dataLocked}
+              onTextChange={bulkText => update(d => ({ ...d, bulkText }))}
+              onModeChange={bulkMode => update(d => ({ ...d, bulkMode }))}
+              onApply={applyBulk}
+            />
+          </Box>
+
+          {isEdit && baseline?.immutable ? (
+            <Typography variant="body2">
+              Immutable: Kubernetes cannot make this Secret mutable again.
+            </Typography>
+          ) : (
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={draft.immutable}
+                  onChange={e =>
+                    update(d => ({ ...d, immutable: e.target.checked }))
+                  }
+                />
+              }
+              label={
+                isEdit
+                  ? 'Make immutable (this cannot be undone)'
+                  : 'Immutable: values can never change after creation'
+              }
+            />
+          )}
+
+          {canEditAccess && (
+            <AccessFields
+              values={draft.access}
+              errors={errors.access}
+              onChange={(role, value) =>
+                update(d => ({ ...d, access: { ...d.access, [role]: value } }))
+              }
+            />
+          )}
+
+          <SizeMeter bytes={size} writesData={writesData} />
+
+          <Box display="flex" alignItems="center" style={{ gap: 8 }}>
+            <Button
+              type="submit"
+              variant="contained"
+              color="primary"
+              disabled={blocked !== undefined}
+              aria-describedby={blocked ? reasonId : undefined}
+            >
+              {saveLabel}
+            </Button>
+            {isEdit && (
+              <Button variant="outlined" onClick={reload}>
+                {reloading ? 'Reloading…' : 'Reload latest'}
+              </Button>
+            )}
+            {blocked && (
+              <Typography variant="body2" color="textSecondary" id={reasonId}>
+                {blocked}
+              </Typography>
+            )}
+          </Box>
+          {isEdit && (
+            <Typography variant="caption" color="textSecondary">
+              Reload latest discards this draft and loads the live Secret.
+              Drafts are kept in this page only, never in browser storage.
+            </Typography>
+          )}
+        </Box>
+      </fieldset>
+      <ConflictDialog
+        message={conflict}
+        onClose={() => setConflict(undefined)}
+        onReload={() => {
+          setConflict(undefined);
+          reload();
+        }}
+      />
+    </form>
+  );
+}

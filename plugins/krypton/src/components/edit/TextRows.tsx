@@ -1,0 +1,202 @@
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import IconButton from '@material-ui/core/IconButton';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import AddIcon from '@material-ui/icons/Add';
+import DeleteIcon from '@material-ui/icons/Delete';
+import VisibilityIcon from '@material-ui/icons/Visibility';
+import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
+import { useId } from 'react';
+import { TextRow, isBrowserEditable } from './draft';
+
+export interface TextRowsProps {
+  rows: TextRow[];
+  revealed: readonly string[];
+  /** Errors by row id. */
+  errors: Record<string, string>;
+  /** The Secret is immutable: its data cannot change, so nothing here is editable. */
+  locked: boolean;
+  onChange: (
+    id: string,
+    change: Partial<Pick<TextRow, 'key' | 'value'>>,
+  ) => void;
+  onToggle: (id: string) => void;
+  onRemove: (id: string) => void;
+  onAdd: () => void;
+}
+
+const hasLineBreak = (value: string) => /[\r\n]/.test(value);
+
+/** Names a row in labels; a row without a key yet is named by its position. */
+const rowName = (row: TextRow, index: number) =>
+  row.key === '' ? `row ${index + 1}` : row.key;
+
+function ValueField({
+  id,
+  row,
+  name,
+  shown,
+  locked,
+  onChange,
+}: {
+  id: string;
+  row: TextRow;
+  name: string;
+  shown: boolean;
+  locked: boolean;
+  onChange: (value: string) => void;
+}) {
+  const editable = !locked && isBrowserEditable(row.value);
+  const common = {
+    id,
+    label: 'Value',
+    fullWidth: true,
+    variant: 'outlined' as const,
+    size: 'small' as const,
+    autoComplete: 'off',
+  };
+  if (shown) {
+    return (
+      <TextField
+        {...common}
+        multiline
+        maxRows={8}
+        value={row.value}
+        onChange={e => onChange(e.target.value)}
+        helperText={
+          isBrowserEditable(row.value)
+            ? undefined
+            : 'Contains carriage returns, which the browser would rewrite: shown read-only.'
+        }
+        // Enhanced spell checkers send text to a remote service; values must stay here.
+        inputProps={{
+          'aria-label': `Value of ${name}`,
+          readOnly: !editable,
+          spellCheck: false,
+        }}
+      />
+    );
+  }
+  // A password input drops line breaks, so a multi-line value is not put into one: it would be
+  // rewritten on the first keystroke. It is edited once shown, in a text area.
+  const multiLine = hasLineBreak(row.value);
+  return (
+    <TextField
+      {...common}
+      type="password"
+      value={multiLine ? 'multi-line value' : row.value}
+      onChange={e => onChange(e.target.value)}
+      helperText={multiLine ? 'Multi-line value: show it to edit.' : undefined}
+      inputProps={{
+        'aria-label': `Value of ${name}`,
+        readOnly: multiLine || !editable,
+      }}
+    />
+  );
+}
+
+/** The text values of the draft as editable key/value rows, each value masked until shown. */
+export function TextRows(props: TextRowsProps) {
+  const { rows, revealed, errors, locked } = props;
+  const fieldId = useId();
+  return (
+    <Box>
+      {rows.map((row, index) => {
+        const name = rowName(row, index);
+        const shown = revealed.includes(row.id);
+        const error = errors[row.id];
+        return (
+          <Box
+            key={row.id}
+            display="flex"
+            alignItems="flex-start"
+            mb={1}
+            style={{ gap: 8 }}
+          >
+            <Box flex="0 0 30%">
+              <TextField
+                id={`${fieldId}-${row.id}-key`}
+                label="Key"
+                variant="outlined"
+                size="small"
+                fullWidth
+                value={row.key}
+                error={error !== undefined}
+                helperText={error}
+                onChange={e => props.onChange(row.id, { key: e.target.value })}
+                inputProps={{
+                  'aria-label': `Key ${index + 1}`,
+                  readOnly: locked,
+                  spellCheck: false,
+                }}
+              />
+            </Box>
+            <Box flex="1 1 auto">
+              <ValueField
+                id={`${fieldId}-${row.id}-value`}
+                row={row}
+                name={name}
+                shown={shown}
+                locked={locked}
+                onChange={value => props.onChange(row.id, { value })}
+              />
+            </Box>
+            <IconButton
+              aria-label={`${shown ? 'Hide' : 'Show'} value of ${name}`}
+              aria-pressed={shown}
+              onClick={() => props.onToggle(row.id)}
+            >
+              {shown ? <VisibilityOffIcon /> : <VisibilityIcon />}
+            </IconButton>
+            <IconButton
+              aria-label={`Remove ${name}`}
+              onClick={() => props.onRemove(row.id)}
+              disabled={locked}
+            >
+              <DeleteIcon />
+            </IconButton>
+          </Box>
+        );
+      })}
+      <Button
+        startIcon={<AddIcon />}
+        onClick={props.onAdd}
+        disabled={locked}
+        variant="outlined"
+        size="small"
+      >
+        Add key
+      </Button>
+      {locked && (
+        <Typography variant="body2" color="textSecondary">
+          The Secret is immutable: its values cannot be changed.
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+/** Binary keys are listed, never editable as text: edits keep them byte for byte. */
+export function BinaryKeys({ keys }: { keys: readonly string[] }) {
+  const titleId = useId();
+  if (keys.length === 0) return null;
+  return (
+    <Box mt={2}>
+      <Typography variant="subtitle2" id={titleId}>
+        Binary keys
+      </Typography>
+      <Typography variant="body2" color="textSecondary">
+        These values are not text. Saving keeps them as they are; change them
+        with Kubernetes tooling.
+      </Typography>
+      <ul aria-labelledby={titleId}>
+        {keys.map(key => (
+          <li key={key}>
+            <code>{key}</code> (binary, kept as is)
+          </li>
+        ))}
+      </ul>
+    </Box>
+  );
+}

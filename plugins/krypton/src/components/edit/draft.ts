@@ -1,0 +1,330 @@
+import {
+  AccessRules,
+  CreateSecretRequest,
+  SNAPSHOT_NAME_PREFIX,
+  SecretDto,
+  UpdateSecretRequest,
+  emptyMap,
+  isSnapshotName,
+  isWellFormedText,
+  tryNormalizeEntityRef,
+  validateDataKey,
+  validateSecretName,
+} from '@krypton/plugin-krypton-common';
+import { BulkMode, BulkPlan } from './bulkParse';
+
+export type AccessRole = keyof AccessRules;
+export const ACCESS_ROLES: readonly AccessRole[] = [
+  'owners',
+  'editors',
+  'viewers',
+];
+
+/** One text key and its value, as the user edits them. */
+export interface TextRow {
+  /** Stable identity for React and visibility; a key can be renamed while it is edited. */
+  id: string;
+  key: string;
+  value: string;
+}
+
+/** Every field of the form. It lives in React state only, never in browser storage. */
+export interface Draft {
+  name: string;
+  type: string;
+  description: string;
+  rows: TextRow[];
+  immutable: boolean;
+  /** Comma-separated entity refs, as typed. */
+  access: Record<AccessRole, string>;
+  /** Pasted `.env` text not yet applied. */
+  bulkText: string;
+  bulkMode: BulkMode;
+  /** Ids of rows whose value is shown; everything else is masked. */
+  revealed: string[];
+}
+
+export const DEFAULT_TYPE = 'Opaque';
+const SERVICE_ACCOUNT_TOKEN = 'kubernetes.io/service-account-token';
+const MAX_DESCRIPTION = 2048;
+const MAX_REFS = 100;
+
+let rowCounter = 0;
+export function newRowId(): string {
+  rowCounter += 1;
+  return `row-${rowCounter}`;
+}
+
+const has = (map: Record<string, string>, key: string) =>
+  Object.prototype.hasOwnProperty.call(map, key);
+
+export const formatRefs = (refs: readonly string[]) => refs.join(', ');
+
+export function emptyDraft(): Draft {
+  return {
+    name: '',
+    type: DEFAULT_TYPE,
+    description: '',
+    rows: [{ id: newRowId(), key: '', value: '' }],
+    immutable: false,
+    access: { owners: '', editors: '', viewers: '' },
+    bulkText: '',
+    bulkMode: 'merge',
+    revealed: [],
+  };
+}
+
+/** A fresh draft of a loaded Secret: every value masked, no pending paste. */
+export function draftFromSecret(secret: SecretDto): Draft {
+  return {
+    name: secret.name,
+    type: secret.type,
+    description: secret.description ?? '',
+    rows: Object.keys(secret.data).map(key => ({
+      id: newRowId(),
+      key,
+      value: secret.data[key],
+    })),
+    immutable: secret.immutable,
+    access: {
+      owners: formatRefs(secret.access.owners),
+      editors: formatRefs(secret.access.editors),
+      viewers: formatRefs(secret.access.viewers),
+    },
+    bulkText: '',
+    bulkMode: 'merge',
+    revealed: [],
+  };
+}
+
+/** A row left completely empty is a spare input, not a key. */
+export const isBlankRow = (row: TextRow) => row.key === '' && row.value === '';
+
+/** The text values of the draft. Rows with problems are reported by validateDraft. */
+export function draftTextData(draft: Draft): Record<string, string> {
+  const data = emptyMap<string>();
+  for (const row of draft.rows) {
+    if (!isBlankRow(row)) data[row.key] = row.value;
+  }
+  return data;
+}
+
+/**
+ * Browsers turn CR and CRLF into LF in text areas and drop line breaks from single-line inputs.
+ * A value with a CR is therefore shown but not editable here, so an edit never rewrites it.
+ */
+export const isBrowserEditable = (value: string) => !value.includes('\r');
+
+/** Splits comma-separated refs; empty items (a trailing comma) are ignored. */
+export function splitRefs(text: string): string[] {
+  return text
+    .split(',')
+    .map(ref => ref.trim())
+    .filter(ref => ref !== '');
+}
+
+function normalizedRefs(text: string): string[] | undefined {
+  const out: string[] = [];
+  for (const ref of splitRefs(text)) {
+    const normal = tryNormalizeEntityRef(ref);
+    if (normal === undefined) return undefined;
+    if (!out.includes(normal)) out.push(normal);
+  }
+  return out;
+}
+
+function sameRefs(a: readonly string[], b: readonly string[]): boolean {
+  const normalB = b.map(ref => tryNormalizeEntityRef(ref) ?? ref);
+  return a.length === normalB.length && a.every(ref => normalB.includes(ref));
+}
+
+export function sameTextData(
+  a: Record<string, string>,
+  b: Record<string, string>,
+): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every(key => has(b, key) && b[key] === a[key]);
+}
+
+export interface DraftErrors {
+  name?: string;
+  type?: string;
+  description?: string;
+  /** By row id. */
+  rows: Record<string, string>;
+  access: Partial<Record<AccessRole, string>>;
+}
+
+export interface DraftContext {
+  mode: 'create' | 'edit';
+  /** Keys of binary values, which text rows may not take. */
+  binaryKeys: readonly string[];
+  canEditAccess: boolean;
+}
+
+function message(e: unknown, fallback: string): string {
+  return e instanceof Error ? e.message : fallback;
+}
+
+export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
+  const errors: DraftErrors = { rows: {}, access: {} };
+  if (ctx.mode === 'create') {
+    if (draft.name === '') errors.name = 'Enter a name.';
+    else {
+      try {
+        validateSecretName(draft.name);
+        if (isSnapshotName(draft.name)) {
+          errors.name = `Names starting with "${SNAPSHOT_NAME_PREFIX}" are reserved for Krypton's history snapshots.`;
+        }
+      } catch (e) {
+        errors.name = message(e, 'Invalid Secret name.');
+      }
+    }
+    if (draft.type.trim() === '') errors.type = 'Enter a type such as Opaque.';
+    else if (draft.type.trim() === SERVICE_ACCOUNT_TOKEN) {
+      errors.type =
+        'Service-account token Secrets cannot be created through Krypton.';
+    }
+  }
+  if (draft.description.length > MAX_DESCRIPTION) {
+    errors.description = `Use at most ${MAX_DESCRIPTION} characters.`;
+  } else if (!isWellFormedText(draft.description)) {
+    errors.description = 'The description holds characters that are not text.';
+  }
+
+  const seen = new Set<string>();
+  for (const row of draft.rows) {
+    if (isBlankRow(row)) continue;
+    if (row.key === '') {
+      errors.rows[row.id] = 'Enter a key for this value.';
+      continue;
+    }
+    try {
+      validateDataKey(row.key);
+    } catch (e) {
+      errors.rows[row.id] = message(e, 'Invalid key.');
+      continue;
+    }
+    if (seen.has(row.key)) {
+      errors.rows[row.id] = 'This key is used more than once.';
+    } else if (ctx.binaryKeys.includes(row.key)) {
+      errors.rows[row.id] =
+        'This is a binary key: it is kept as is and cannot be set as text.';
+    } else if (!isWellFormedText(row.value)) {
+      errors.rows[row.id] = 'The value holds characters that are not text.';
+    }
+    seen.add(row.key);
+  }
+
+  if (ctx.canEditAccess) {
+    for (const role of ACCESS_ROLES) {
+      const refs = splitRefs(draft.access[role]);
+      const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
+      if (bad !== undefined) {
+        errors.access[role] = `"${bad.slice(
+          0,
+          64,
+        )}" is not a user or group entity ref such as user:default/alice.`;
+      } else if (refs.length > MAX_REFS) {
+        errors.access[role] = `List at most ${MAX_REFS} entity refs.`;
+      }
+    }
+  }
+  return errors;
+}
+
+export function hasErrors(errors: DraftErrors): boolean {
+  return (
+    errors.name !== undefined ||
+    errors.type !== undefined ||
+    errors.description !== undefined ||
+    Object.keys(errors.rows).length > 0 ||
+    Object.keys(errors.access).length > 0
+  );
+}
+
+/**
+ * The PUT body: the pinned revision plus only what the draft changed. Text values go as `data`
+ * and `binaryData` is never sent, so the backend keeps every binary value; unchanged data is
+ * omitted, which makes the edit metadata-only and keeps the raw map byte for byte.
+ */
+export function buildUpdateRequest(
+  draft: Draft,
+  baseline: SecretDto,
+  canEditAccess: boolean,
+): UpdateSecretRequest {
+  const request: UpdateSecretRequest = {
+    resourceVersion: baseline.resourceVersion,
+  };
+  const data = draftTextData(draft);
+  if (!sameTextData(data, baseline.data)) request.data = data;
+  if (draft.description !== (baseline.description ?? '')) {
+    request.description = draft.description;
+  }
+  // Kubernetes cannot make an immutable Secret mutable again, so only the switch on is sent.
+  if (draft.immutable && !baseline.immutable) request.immutable = true;
+  if (canEditAccess) {
+    const access: Partial<AccessRules> = {};
+    for (const role of ACCESS_ROLES) {
+      const refs = normalizedRefs(draft.access[role]);
+      if (refs !== undefined && !sameRefs(refs, baseline.access[role])) {
+        access[role] = refs;
+      }
+    }
+    if (Object.keys(access).length > 0) request.access = access;
+  }
+  return request;
+}
+
+/** Whether an update request would change anything beyond naming the revision. */
+export const updateChangesSomething = (request: UpdateSecretRequest) =>
+  Object.keys(request).some(key => key !== 'resourceVersion');
+
+export function buildCreateRequest(
+  draft: Draft,
+  canEditAccess: boolean,
+): CreateSecretRequest {
+  const request: CreateSecretRequest = {
+    name: draft.name,
+    type: draft.type.trim(),
+    data: draftTextData(draft),
+  };
+  if (draft.description !== '') request.description = draft.description;
+  if (draft.immutable) request.immutable = true;
+  if (canEditAccess) {
+    const access: Partial<AccessRules> = {};
+    for (const role of ACCESS_ROLES) {
+      const refs = normalizedRefs(draft.access[role]);
+      if (refs !== undefined && refs.length > 0) access[role] = refs;
+    }
+    // Roles left empty are not sent, so the backend's defaults for a new Secret apply.
+    if (Object.keys(access).length > 0) request.access = access;
+  }
+  return request;
+}
+
+/**
+ * Applies a bulk plan to the rows: existing rows keep their place and identity, new keys are
+ * appended, removed keys (replace mode) are dropped, and the pending paste is cleared.
+ */
+export function applyBulkPlan(draft: Draft, plan: BulkPlan): Draft {
+  const removed = new Set(plan.removed);
+  const rows: TextRow[] = [];
+  for (const row of draft.rows) {
+    if (isBlankRow(row) || removed.has(row.key)) continue;
+    rows.push(
+      has(plan.result, row.key) ? { ...row, value: plan.result[row.key] } : row,
+    );
+  }
+  for (const key of plan.added) {
+    rows.push({ id: newRowId(), key, value: plan.result[key] });
+  }
+  const kept = new Set(rows.map(row => row.id));
+  return {
+    ...draft,
+    rows: rows.length > 0 ? rows : [{ id: newRowId(), key: '', value: '' }],
+    bulkText: '',
+    revealed: draft.revealed.filter(id => kept.has(id)),
+  };
+}

@@ -1,0 +1,14 @@
+export { SecretForm } from './SecretForm';
+export type { SecretFormProps } from './SecretForm';
+export { useDraft } from './useDraft';
+export type { PinnedDraft } from './useDraft';
+export { SizeMeter, formatSize } from './SizeMeter';
+export type { SizeMeterProps } from './SizeMeter';
+export { parseBulk, planBulk } from './bulkParse';
+export type {
+  BulkIssue,
+  BulkMode,
+  BulkParseResult,
+  BulkPlan,
+} from './bulkParse';
+export type { Draft, TextRow } from './draft';
