@@ -27,7 +27,9 @@ import {
   parseUpdateRequest,
   parseVersionParam,
   VersionList,
+  validateLabelSelector,
   validateSecretName,
+  SecretSummary,
 } from '@krypton/plugin-krypton-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
@@ -66,6 +68,10 @@ export interface RouterOptions {
 }
 
 const NO_QUERY = {} as const satisfies QuerySchema;
+const LIST_QUERY = {
+  labelSelector: 'text',
+  adoptable: 'boolean',
+} as const satisfies QuerySchema;
 const REWRITE_QUERY = {
   namespace: 'text',
 } as const satisfies QuerySchema;
@@ -183,7 +189,7 @@ export async function createRouter(
 
   secrets.get(
     '/namespaces/:namespace/secrets',
-    withQuery(NO_QUERY, async (req, res) => {
+    withQuery(LIST_QUERY, async (req, res, query) => {
       const ctx = await context(req);
       // The list is the read permission without a resource; Krypton registers no conditional
       // rules, so only an unconditional ALLOW lets it through.
@@ -194,7 +200,13 @@ export async function createRouter(
       if (decision.result !== AuthorizeResult.ALLOW) {
         throw new KryptonError('forbidden', messages.forbiddenPermission);
       }
-      const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList);
+      const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList, {
+        labelSelector:
+          query.labelSelector === undefined
+            ? undefined
+            : validateLabelSelector(query.labelSelector),
+        adoptable: query.adoptable,
+      });
       res.json({ items });
     }),
   );
@@ -241,6 +253,19 @@ export async function createRouter(
         };
       });
       res.json(dto);
+    }),
+  );
+
+  secrets.get(
+    '/namespaces/:namespace/secrets/:name/summary',
+    withQuery(NO_QUERY, async (req, res) => {
+      const ctx = await context(req);
+      const body: SecretSummary = await ctx.live.summary(
+        ctx.namespace,
+        req.params.name,
+        ctx.gate,
+      );
+      res.json(body);
     }),
   );
 

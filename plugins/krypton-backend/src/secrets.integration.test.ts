@@ -551,6 +551,30 @@ describe('Secrets API against a real kube-apiserver', () => {
       }
     });
 
+    it('lists only unmanaged Secrets for the adopt picker, never snapshots or tokens', async () => {
+      await admin.createSecret(ns.name, {
+        metadata: {
+          name: 'picker-token',
+          annotations: { 'kubernetes.io/service-account.name': 'default' },
+        },
+        type: 'kubernetes.io/service-account-token',
+        data: {},
+      });
+      const res = await api()
+        .get(`${base()}?adoptable=true`)
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(200);
+      const names = res.body.items.map((s: { name: string }) => s.name);
+      expect(names).toContain('native');
+      expect(names).not.toContain('open');
+      expect(names).not.toContain('picker-token');
+      expect(names.some((n: string) => n.startsWith('krypton-h-'))).toBe(false);
+      expect(
+        res.body.items.every((s: { managed: boolean }) => !s.managed),
+      ).toBe(true);
+      expect(JSON.stringify(res.body)).not.toContain('YQ==');
+    });
+
     it('adopts an existing Secret, which then counts as version 1', async () => {
       const res = await api()
         .post(`${base()}/native/adopt`)
@@ -611,6 +635,53 @@ describe('Secrets API against a real kube-apiserver', () => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body)).toEqual(['error']);
       expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('narrows the list with a label selector, and refuses a malformed one', async () => {
+      await admin.createSecret(ns.name, {
+        metadata: {
+          name: 'labelled',
+          labels: { 'krypton.io/managed-by': 'krypton', app: 'payments' },
+        },
+        data: { a: 'YQ==' },
+      });
+      const res = await api()
+        .get(
+          `${base()}?labelSelector=${encodeURIComponent(
+            'app in (payments,web)',
+          )}`,
+        )
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((s: { name: string }) => s.name)).toEqual([
+        'labelled',
+      ]);
+      const bad = await api()
+        .get(
+          `${base()}?labelSelector=${encodeURIComponent('app=payments;drop')}`,
+        )
+        .set('Authorization', as('alice'));
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(/Invalid label selector/);
+    });
+
+    it('serves a summary without values to a reader who may not reveal them', async () => {
+      testPolicy.denied.add('user:default/alice:krypton.secret.reveal');
+      const res = await api()
+        .get(`${base()}/open/summary`)
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        name: 'open',
+        keys: ['k'],
+        managed: true,
+      });
+      expect(res.body).not.toHaveProperty('data');
+      expect((await get('open')).status).toBe(403);
+      const stranger = await api()
+        .get(`${base()}/team-a-only/summary`)
+        .set('Authorization', as('bob'));
+      expect(stranger.body).toEqual(ACL_REFUSAL);
     });
 
     it('answers 400 for an unknown query parameter, after 404 for a snapshot name', async () => {

@@ -339,3 +339,40 @@ export function parseRestoreRequest(raw: unknown): RestoreRequest {
   }
   return { version, resourceVersion: readResourceVersion(body) };
 }
+
+const LABEL_KEY =
+  '(?:[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
+const LABEL_VALUE = '(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?';
+const SELECTOR_TERM = new RegExp(
+  `^(?:!?${LABEL_KEY}|${LABEL_KEY}\\s*(?:=|==|!=)\\s*${LABEL_VALUE}|${LABEL_KEY}\\s+(?:in|notin)\\s+\\(\\s*${LABEL_VALUE}(?:\\s*,\\s*${LABEL_VALUE})*\\s*\\))$`,
+);
+
+/**
+ * A Kubernetes label selector as kubectl and the Backstage Kubernetes plugin write them:
+ * comma-separated terms `key`, `!key`, `key=value`, `key!=value`, `key in (a,b)`,
+ * `key notin (a,b)`. Anything else is a 400 here rather than an opaque refusal upstream.
+ */
+export function validateLabelSelector(selector: string): string {
+  const terms: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of selector) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      terms.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  terms.push(current.trim());
+  if (
+    selector.length > 1024 ||
+    depth !== 0 ||
+    !terms.every(t => SELECTOR_TERM.test(t))
+  ) {
+    throw invalid(
+      'Invalid label selector: use terms such as app=payments, tier!=cache or env in (prod,staging), separated by commas.',
+    );
+  }
+  return terms.join(',');
+}

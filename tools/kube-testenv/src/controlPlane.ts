@@ -104,18 +104,23 @@ export async function startControlPlane(
 
   const restartApiServer = () =>
     new Promise<void>((res, rej) => {
+      let settled = false;
       const onLine = (line: string) => {
         if (line !== 'KUBE_TESTENV_RESTARTED') return;
+        settled = true;
         lines.off('line', onLine);
-        child.off('exit', onExit);
         res();
       };
-      const onExit = (code: number | null) => {
-        lines.off('line', onLine);
-        rej(new Error(`kube-testenv exited with ${code} while restarting: ${stderr}`));
-      };
       lines.on('line', onLine);
-      child.once('exit', onExit);
+      child.once('exit', code => {
+        if (settled) return;
+        lines.off('line', onLine);
+        rej(
+          new Error(
+            `kube-testenv exited with ${code} while restarting: ${stderr}`,
+          ),
+        );
+      });
       child.kill('SIGHUP');
     });
 

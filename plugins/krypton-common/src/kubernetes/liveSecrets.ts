@@ -50,6 +50,14 @@ export interface LiveGate {
   admit(live: NativeSecret, actions: SecretAction[]): void;
 }
 
+/** What a Secret list asks for beyond the deployment's settings. */
+export interface ListOptions {
+  /** A validated Kubernetes label selector that narrows the list. */
+  labelSelector?: string;
+  /** Unmanaged Secrets only, to pick one to adopt. */
+  adoptable?: boolean;
+}
+
 export interface LiveSecretsOptions {
   /** Gateway for reads and writes of live Secrets (the user's identity where configured). */
   gateway: KubeGateway;
@@ -272,12 +280,17 @@ export class LiveSecrets {
     return live;
   }
 
-  /** The label selector of the Secret list: never history, and only managed Secrets if so set. */
-  listSelector(): string {
-    const notHistory = `${this.keys.kind}!=history`;
-    return this.options.managedOnly
-      ? `${this.keys.managedBy}=${MANAGED_BY_VALUE},${notHistory}`
-      : notHistory;
+  /**
+   * The label selector of a Secret list: never history; only managed Secrets if so set, or only
+   * unmanaged ones for the adopt picker; narrowed by the caller's own selector.
+   */
+  listSelector(options: ListOptions = {}): string {
+    const terms = [`${this.keys.kind}!=history`];
+    if (options.adoptable) terms.unshift(`!${this.keys.managedBy}`);
+    else if (this.options.managedOnly)
+      terms.unshift(`${this.keys.managedBy}=${MANAGED_BY_VALUE}`);
+    if (options.labelSelector) terms.push(options.labelSelector);
+    return terms.join(',');
   }
 
   /**
@@ -288,16 +301,23 @@ export class LiveSecrets {
   async listSummaries(
     namespace: string,
     visible: (secret: NativeSecret) => boolean,
+    options: ListOptions = {},
   ): Promise<SecretSummary[]> {
     const out: SecretSummary[] = [];
     try {
       for await (const page of readInventory(
         request => this.options.gateway.list(SECRETS, namespace, request),
-        { labelSelector: this.listSelector() },
+        { labelSelector: this.listSelector(options) },
       )) {
         for (const secret of page) {
-          if (!this.isSnapshot(secret) && visible(secret))
-            out.push(this.toSummary(secret));
+          if (this.isSnapshot(secret) || !visible(secret)) continue;
+          // Service-account tokens can never be adopted, so the picker does not offer them.
+          if (
+            options.adoptable &&
+            (secret.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
+          )
+            continue;
+          out.push(this.toSummary(secret));
         }
       }
     } catch (err) {
@@ -309,6 +329,17 @@ export class LiveSecrets {
       throw fromKubeError(err);
     }
     return out.sort((x, y) => x.name.localeCompare(y.name));
+  }
+
+  /** A live Secret's metadata, for a caller allowed to read it: no values. */
+  async summary(
+    namespace: string,
+    name: string,
+    gate: LiveGate,
+  ): Promise<SecretSummary> {
+    return this.toSummary(
+      await this.loadGated(namespace, name, ['read'], gate),
+    );
   }
 
   async create(

@@ -45,7 +45,16 @@ export interface KryptonApi {
   getHealth(): Promise<KryptonHealth>;
   /** The deployment's settings; resolves with `error` set when the history limit is invalid. */
   getConfig(): Promise<KryptonConfigDto>;
-  listSecrets(location: NamespaceLocation): Promise<SecretList>;
+  /**
+   * The served Secrets of a namespace, metadata only; narrowed by a label selector, or the
+   * unmanaged ones that may be adopted.
+   */
+  listSecrets(
+    location: NamespaceLocation,
+    options?: { labelSelector?: string; adoptable?: boolean },
+  ): Promise<SecretList>;
+  /** One Secret's metadata, for readers: no values, so no reveal permission needed. */
+  getSecretSummary(location: SecretLocation): Promise<SecretSummary>;
   getSecret(location: SecretLocation): Promise<SecretDto>;
   createSecret(
     location: NamespaceLocation,

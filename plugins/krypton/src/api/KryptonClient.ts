@@ -98,8 +98,20 @@ export class KryptonClient implements KryptonApi {
     return (await res.json()) as KryptonConfigDto;
   }
 
-  listSecrets(location: NamespaceLocation): Promise<SecretList> {
-    return this.json(namespacePath(location));
+  listSecrets(
+    location: NamespaceLocation,
+    options: { labelSelector?: string; adoptable?: boolean } = {},
+  ): Promise<SecretList> {
+    const query = new URLSearchParams();
+    if (options.labelSelector)
+      query.set('labelSelector', options.labelSelector);
+    if (options.adoptable) query.set('adoptable', 'true');
+    const suffix = query.toString() ? `?${query}` : '';
+    return this.json(`${namespacePath(location)}${suffix}`);
+  }
+
+  getSecretSummary(location: SecretLocation): Promise<SecretSummary> {
+    return this.json(`${secretPath(location)}/summary`);
   }
 
   getSecret(location: SecretLocation): Promise<SecretDto> {
