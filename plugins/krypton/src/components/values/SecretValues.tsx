@@ -1,0 +1,292 @@
+import { InfoCard } from '@backstage/core-components';
+import Button from '@material-ui/core/Button';
+import Table from '@material-ui/core/Table';
+import TableBody from '@material-ui/core/TableBody';
+import TableCell from '@material-ui/core/TableCell';
+import TableHead from '@material-ui/core/TableHead';
+import TableRow from '@material-ui/core/TableRow';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import CodeIcon from '@material-ui/icons/Code';
+import FileCopyIcon from '@material-ui/icons/FileCopy';
+import UnfoldMoreIcon from '@material-ui/icons/UnfoldMore';
+import VisibilityIcon from '@material-ui/icons/Visibility';
+import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { ValueEntry, ValueKind, formatBytes, valueEntries } from './entries';
+import { RawText } from './RawText';
+import { ValuePreview } from './ValuePreview';
+
+const COLUMNS = 5;
+const COPY_STATUS_MS = 4000;
+
+const useStyles = makeStyles(theme => ({
+  key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
+  value: {
+    display: 'block',
+    maxWidth: 360,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    fontFamily: 'monospace',
+  },
+  actions: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: theme.spacing(0.5),
+  },
+  visuallyHidden: {
+    position: 'absolute',
+    width: 1,
+    height: 1,
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
+  panel: { backgroundColor: theme.palette.background.default },
+}));
+
+type Panel = 'preview' | 'raw' | undefined;
+type CopyStatus = 'idle' | 'copied' | 'failed';
+
+/**
+ * navigator.clipboard only: the execCommand fallback would need the value in a hidden textarea in
+ * the DOM. It is missing outside secure contexts, which is reported rather than worked around.
+ */
+async function copyToClipboard(text: string): Promise<boolean> {
+  if (typeof navigator === 'undefined' || !navigator.clipboard?.writeText) {
+    return false;
+  }
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const KIND_LABELS: Record<ValueKind, string> = {
+  text: 'text',
+  binary: 'binary',
+  missing: 'not loaded',
+};
+
+const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
+  const classes = useStyles();
+  const keyId = useId();
+  const panelId = useId();
+  const [revealed, setRevealed] = useState(false);
+  const [panel, setPanel] = useState<Panel>(undefined);
+  const [copyStatus, setCopyStatus] = useState<CopyStatus>('idle');
+
+  useEffect(() => {
+    if (copyStatus === 'idle') return undefined;
+    const timer = setTimeout(() => setCopyStatus('idle'), COPY_STATUS_MS);
+    return () => clearTimeout(timer);
+  }, [copyStatus]);
+
+  const { value, kind } = entry;
+  const isText = kind === 'text';
+
+  // A different value under the same key (another history version, an external edit) starts
+  // masked again: a reveal applies to what the user chose to see, not to the key. An unchanged
+  // value on a refresh keeps its state. Adjusting state during render is React's pattern for this.
+  const [seen, setSeen] = useState({ kind, value });
+  if (seen.kind !== kind || seen.value !== value) {
+    setSeen({ kind, value });
+    setRevealed(false);
+    setPanel(undefined);
+    setCopyStatus('idle');
+  }
+
+  // Expand and Raw are explicit reveals too, so Hide always masks everything of this key.
+  const togglePanel = (next: Exclude<Panel, undefined>) => {
+    if (panel === next) {
+      setPanel(undefined);
+    } else {
+      setPanel(next);
+      setRevealed(true);
+    }
+  };
+  const toggleReveal = () => {
+    if (revealed) {
+      setRevealed(false);
+      setPanel(undefined);
+    } else {
+      setRevealed(true);
+    }
+  };
+  const copy = async () => {
+    if (value === undefined) return;
+    setCopyStatus((await copyToClipboard(value)) ? 'copied' : 'failed');
+  };
+
+  let shown;
+  if (value === undefined) {
+    shown = <Typography variant="body2">Value not available</Typography>;
+  } else if (revealed) {
+    shown = (
+      <code
+        className={classes.value}
+        title={kind === 'binary' ? 'base64' : undefined}
+      >
+        {value}
+      </code>
+    );
+  } else {
+    // Only placeholder text until revealed, so the value is not in the DOM at all.
+    shown = (
+      <>
+        <span aria-hidden="true">••••••••</span>
+        <span className={classes.visuallyHidden}>Hidden</span>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <TableRow>
+        {/* MUI marks a body cell rendered as th as a plain cell; it is this row's header. */}
+        <TableCell component="th" scope="row" role="rowheader">
+          <span id={keyId} className={classes.key}>
+            {entry.key}
+          </span>
+        </TableCell>
+        <TableCell>
+          {KIND_LABELS[kind]}
+          {kind === 'binary' && revealed && (
+            <Typography variant="caption" display="block" color="textSecondary">
+              shown as base64
+            </Typography>
+          )}
+        </TableCell>
+        <TableCell>
+          {kind === 'missing' ? '—' : formatBytes(entry.bytes)}
+        </TableCell>
+        <TableCell>{shown}</TableCell>
+        <TableCell>
+          {value !== undefined && (
+            <div className={classes.actions}>
+              <Button
+                size="small"
+                startIcon={
+                  revealed ? <VisibilityOffIcon /> : <VisibilityIcon />
+                }
+                aria-label={revealed ? 'Hide' : 'Reveal'}
+                aria-describedby={keyId}
+                onClick={toggleReveal}
+              >
+                {revealed ? 'Hide' : 'Reveal'}
+              </Button>
+              {/* Binary values are never previewed as text: only base64 via Reveal and Copy. */}
+              {isText && (
+                <>
+                  <Button
+                    size="small"
+                    startIcon={<UnfoldMoreIcon />}
+                    aria-label="Expand value"
+                    aria-describedby={keyId}
+                    aria-expanded={panel === 'preview'}
+                    aria-controls={panel === 'preview' ? panelId : undefined}
+                    onClick={() => togglePanel('preview')}
+                  >
+                    Expand value
+                  </Button>
+                  <Button
+                    size="small"
+                    startIcon={<CodeIcon />}
+                    aria-label="Raw"
+                    aria-describedby={keyId}
+                    aria-pressed={panel === 'raw'}
+                    onClick={() => togglePanel('raw')}
+                  >
+                    Raw
+                  </Button>
+                </>
+              )}
+              <Button
+                size="small"
+                startIcon={<FileCopyIcon />}
+                aria-label="Copy"
+                aria-describedby={keyId}
+                onClick={copy}
+              >
+                Copy
+              </Button>
+              <Typography variant="caption" role="status">
+                {copyStatus === 'copied' && 'Copied'}
+                {copyStatus === 'failed' && 'Could not copy'}
+              </Typography>
+            </div>
+          )}
+        </TableCell>
+      </TableRow>
+      {isText && value !== undefined && panel && (
+        <TableRow className={classes.panel}>
+          <TableCell colSpan={COLUMNS} id={panelId}>
+            {panel === 'preview' ? (
+              <ValuePreview value={value} now={now} />
+            ) : (
+              <RawText text={value} label={`Raw value of ${entry.key}`} />
+            )}
+          </TableCell>
+        </TableRow>
+      )}
+    </>
+  );
+};
+
+export interface SecretValuesProps {
+  /** Lossless text values (SecretDto.data or VersionDto.data). */
+  data: Record<string, string>;
+  /** Every other value as its original base64 (SecretDto.binaryData or VersionDto.binaryData). */
+  binaryData: Record<string, string>;
+  /** All keys, text and binary; a key in neither map is listed as not loaded. */
+  keys?: readonly string[];
+  /** The card title. */
+  title?: string;
+  /** The time certificates are checked against; injectable for tests. */
+  now?: Date;
+}
+
+/**
+ * The values of a live Secret or of a history version: one row per key, masked until revealed.
+ * Read-only by design, which is what binary values require: they are viewed and copied as base64.
+ */
+export const SecretValues = ({
+  data,
+  binaryData,
+  keys,
+  title = 'Values',
+  now,
+}: SecretValuesProps) => {
+  const entries = useMemo(
+    () => valueEntries(data, binaryData, keys),
+    [data, binaryData, keys],
+  );
+  return (
+    <InfoCard title={title}>
+      {entries.length === 0 ? (
+        <Typography variant="body2">There are no values.</Typography>
+      ) : (
+        <Table size="small" aria-label={title}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Key</TableCell>
+              <TableCell>Kind</TableCell>
+              <TableCell>Size</TableCell>
+              <TableCell>Value</TableCell>
+              <TableCell>Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {entries.map(entry => (
+              <ValueRow key={entry.key} entry={entry} now={now} />
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </InfoCard>
+  );
+};

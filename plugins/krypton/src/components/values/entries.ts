@@ -1,0 +1,68 @@
+import {
+  base64DecodedLength,
+  isBase64,
+  utf8Length,
+} from '@krypton/plugin-krypton-common';
+
+/** text: lossless UTF-8 from data; binary: original base64 from binaryData; missing: listed only. */
+export type ValueKind = 'text' | 'binary' | 'missing';
+
+export interface ValueEntry {
+  key: string;
+  kind: ValueKind;
+  /** The text itself, or the original base64 for a binary value; undefined when missing. */
+  value?: string;
+  /** UTF-8 bytes of a text value, decoded bytes of a binary value; undefined when unknown. */
+  bytes?: number;
+}
+
+// Own-property checks: keys such as "constructor" or "__proto__" are ordinary Secret keys, and a
+// plain lookup would otherwise read them from Object.prototype.
+function hasOwn(map: Record<string, string>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(map, key);
+}
+
+// Code-unit order rather than localeCompare: stable across browsers and locales, like kubectl.
+function byCodeUnits(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
+
+/**
+ * One entry per key of keys, data and binaryData, sorted. A key present in both maps is treated as
+ * binary, the more cautious reading: it is never previewed as text.
+ */
+export function valueEntries(
+  data: Record<string, string>,
+  binaryData: Record<string, string>,
+  keys: readonly string[] = [],
+): ValueEntry[] {
+  const all = new Set<string>([
+    ...keys,
+    ...Object.keys(data),
+    ...Object.keys(binaryData),
+  ]);
+  return [...all].sort(byCodeUnits).map((key): ValueEntry => {
+    if (hasOwn(binaryData, key)) {
+      const value = binaryData[key];
+      // base64DecodedLength assumes canonical base64; anything else has no reliable size.
+      return {
+        key,
+        kind: 'binary',
+        value,
+        bytes: isBase64(value) ? base64DecodedLength(value) : undefined,
+      };
+    }
+    if (hasOwn(data, key)) {
+      const value = data[key];
+      return { key, kind: 'text', value, bytes: utf8Length(value) };
+    }
+    return { key, kind: 'missing' };
+  });
+}
+
+/** "1 byte", "1,234 bytes"; en-US grouping so that the text is the same for every reader. */
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined) return 'Unknown size';
+  return `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+}

@@ -1,0 +1,262 @@
+import {
+  StatusError,
+  StatusOK,
+  StatusWarning,
+} from '@backstage/core-components';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import {
+  SubjectAlternativeNameExtension,
+  X509Certificate,
+} from '@peculiar/x509';
+import { RawText } from './RawText';
+
+export interface PemBlock {
+  /** The label of the BEGIN line, e.g. CERTIFICATE or PRIVATE KEY. */
+  type: string;
+  /** The block from its BEGIN line to its END line. */
+  text: string;
+  /** False when the END line is missing or names another type. */
+  complete: boolean;
+}
+
+const BEGIN = /^-----BEGIN ([A-Z0-9][A-Z0-9 ]*)-----$/;
+const END = /^-----END ([A-Z0-9][A-Z0-9 ]*)-----$/;
+
+/** The blocks of a PEM text in order, each on its own so that one bad block hides no other. */
+export function pemBlocks(text: string): PemBlock[] {
+  const blocks: PemBlock[] = [];
+  let open: { type: string; lines: string[] } | undefined;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    const begin = BEGIN.exec(line);
+    if (begin) {
+      if (open) {
+        blocks.push({
+          type: open.type,
+          text: open.lines.join('\n'),
+          complete: false,
+        });
+      }
+      open = { type: begin[1], lines: [line] };
+      continue;
+    }
+    if (!open) continue;
+    open.lines.push(line);
+    const end = END.exec(line);
+    if (end) {
+      blocks.push({
+        type: open.type,
+        text: open.lines.join('\n'),
+        complete: end[1] === open.type,
+      });
+      open = undefined;
+    }
+  }
+  if (open) {
+    blocks.push({
+      type: open.type,
+      text: open.lines.join('\n'),
+      complete: false,
+    });
+  }
+  return blocks;
+}
+
+export interface SubjectAltName {
+  type: string;
+  value: string;
+}
+
+export interface CertificateSummary {
+  subject: string;
+  issuer: string;
+  notBefore: Date;
+  notAfter: Date;
+  /** Undefined when the extension is present but unreadable (e.g. an otherName entry). */
+  subjectAltNames: SubjectAltName[] | undefined;
+}
+
+/** The summary of one CERTIFICATE block, or undefined when it does not parse. */
+export function summarizeCertificate(
+  block: string,
+): CertificateSummary | undefined {
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(block);
+  } catch {
+    return undefined;
+  }
+  let subjectAltNames: SubjectAltName[] | undefined;
+  try {
+    const extension = cert.getExtension(SubjectAlternativeNameExtension);
+    subjectAltNames = extension
+      ? extension.names.items.map(name => ({
+          type: name.type,
+          value: name.value,
+        }))
+      : [];
+  } catch {
+    // The library rejects name forms it cannot print; the rest of the summary is still valid.
+    subjectAltNames = undefined;
+  }
+  try {
+    return {
+      subject: cert.subject,
+      issuer: cert.issuer,
+      notBefore: cert.notBefore,
+      notAfter: cert.notAfter,
+      subjectAltNames,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export type ExpiryStatus = 'expired' | 'expiring' | 'not-yet-valid' | 'valid';
+
+/** "Expires soon" means within this many days of now. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+export function expiryStatus(
+  notBefore: Date,
+  notAfter: Date,
+  now: Date,
+): ExpiryStatus {
+  if (notAfter.getTime() < now.getTime()) return 'expired';
+  if (notBefore.getTime() > now.getTime()) return 'not-yet-valid';
+  if (notAfter.getTime() - now.getTime() <= EXPIRY_WARNING_DAYS * 86_400_000)
+    return 'expiring';
+  return 'valid';
+}
+
+const SAN_LABELS: Record<string, string> = {
+  dns: 'DNS',
+  ip: 'IP',
+  email: 'Email',
+  url: 'URI',
+  dn: 'DN',
+  guid: 'GUID',
+  upn: 'UPN',
+  id: 'Registered ID',
+};
+
+function formatDate(date: Date): string {
+  // toISOString throws on an invalid date; a summary must not.
+  return Number.isNaN(date.getTime()) ? 'unknown' : date.toISOString();
+}
+
+const ExpiryFlag = ({ status }: { status: ExpiryStatus }) => {
+  switch (status) {
+    case 'expired':
+      return <StatusError>Expired</StatusError>;
+    case 'expiring':
+      return <StatusWarning>Expires soon</StatusWarning>;
+    case 'not-yet-valid':
+      return <StatusWarning>Not yet valid</StatusWarning>;
+    default:
+      return <StatusOK>Valid</StatusOK>;
+  }
+};
+
+const useStyles = makeStyles(theme => ({
+  list: { listStyle: 'none', padding: 0, margin: theme.spacing(1, 0, 0) },
+  block: { marginBottom: theme.spacing(1.5) },
+  fields: {
+    display: 'grid',
+    gridTemplateColumns: 'max-content 1fr',
+    columnGap: theme.spacing(2),
+    margin: theme.spacing(0.5, 0, 0),
+    '& dt': { fontWeight: theme.typography.fontWeightMedium },
+    '& dd': { margin: 0, overflowWrap: 'anywhere' },
+  },
+}));
+
+const CertificateDetails = ({
+  summary,
+  now,
+}: {
+  summary: CertificateSummary;
+  now: Date;
+}) => {
+  const classes = useStyles();
+  const sans = summary.subjectAltNames;
+  return (
+    <>
+      <ExpiryFlag
+        status={expiryStatus(summary.notBefore, summary.notAfter, now)}
+      />
+      <dl className={classes.fields}>
+        <dt>Subject</dt>
+        <dd>{summary.subject || '(empty)'}</dd>
+        <dt>Issuer</dt>
+        <dd>{summary.issuer || '(empty)'}</dd>
+        <dt>Subject alternative names</dt>
+        <dd>
+          {sans === undefined && 'Could not be read'}
+          {sans?.length === 0 && 'None'}
+          {sans && sans.length > 0 && (
+            <ul className={classes.list}>
+              {sans.map((san, index) => (
+                <li key={index}>
+                  {SAN_LABELS[san.type] ?? san.type}: {san.value}
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        <dt>Not before</dt>
+        <dd>{formatDate(summary.notBefore)}</dd>
+        <dt>Not after</dt>
+        <dd>{formatDate(summary.notAfter)}</dd>
+      </dl>
+    </>
+  );
+};
+
+const BlockSummary = ({ block, now }: { block: PemBlock; now: Date }) => {
+  if (block.type !== 'CERTIFICATE') {
+    // Keys and other blocks are named only: decoding a private key has no place in a viewer.
+    return block.complete ? null : (
+      <Typography variant="body2">This block is incomplete.</Typography>
+    );
+  }
+  const summary = block.complete ? summarizeCertificate(block.text) : undefined;
+  if (!summary) {
+    return (
+      <Typography variant="body2">This block could not be parsed.</Typography>
+    );
+  }
+  return <CertificateDetails summary={summary} now={now} />;
+};
+
+export interface PemPreviewProps {
+  text: string;
+  /** The time certificates are checked against; injectable for tests. */
+  now?: Date;
+}
+
+/** The PEM as plain text, then one entry per block with a summary for each certificate. */
+export const PemPreview = ({ text, now = new Date() }: PemPreviewProps) => {
+  const classes = useStyles();
+  const blocks = pemBlocks(text);
+  return (
+    <>
+      <RawText text={text} label="PEM text" />
+      {blocks.length === 0 ? (
+        <Typography variant="body2">No PEM blocks were found.</Typography>
+      ) : (
+        <ul className={classes.list} aria-label="PEM blocks">
+          {blocks.map((block, index) => (
+            <li key={index} className={classes.block}>
+              <Typography variant="subtitle2" component="p">
+                Block {index + 1}: {block.type}
+              </Typography>
+              <BlockSummary block={block} now={now} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+};
