@@ -1,4 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
+import { coreExtensionData } from '@backstage/frontend-plugin-api';
 import {
   createExtensionTester,
   mockApis,
@@ -37,5 +38,32 @@ describe('the entity tab', () => {
     const filter = tabFilter();
     expect(filter?.(entity({ 'krypton.io/secrets': 'demo/db' }))).toBe(true);
     expect(filter?.(entity({ 'krypton.io/secrets': 'demo/a..b' }))).toBe(false);
+  });
+
+  it('shows for entities linked by a label selector only', () => {
+    const filter = tabFilter();
+    expect(
+      filter?.(
+        entity({
+          'krypton.io/secrets-selector': 'app=payments',
+          'backstage.io/kubernetes-namespace': 'payments',
+        }),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('the page', () => {
+  it('has a title and an icon, which give it its sidebar item', () => {
+    const tester = createExtensionTester(
+      kryptonPlugin.getExtension('page:krypton'),
+    );
+    expect(tester.get(coreExtensionData.routePath)).toBe('/krypton');
+    expect(tester.get(coreExtensionData.title)).toBe('Krypton');
+    expect(tester.get(coreExtensionData.icon)).toBeTruthy();
+  });
+
+  it('declares the detail view as a route of the plugin', () => {
+    expect(Object.keys(kryptonPlugin.routes)).toEqual(['root', 'secret']);
   });
 });

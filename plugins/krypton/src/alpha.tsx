@@ -8,11 +8,12 @@ import {
 } from '@backstage/frontend-plugin-api';
 import { convertLegacyRouteRef } from '@backstage/core-compat-api';
 import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import VpnKeyIcon from '@material-ui/icons/VpnKey';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
 import { readAnnotationPrefix } from './components/annotationPrefix';
-import { linkedSecrets } from './components/linkedSecrets';
-import { rootRouteRef } from './routes';
+import { hasLinkedSecrets } from './components/linkedSecrets';
+import { rootRouteRef, secretRouteRef } from './routes';
 
 const kryptonApi = ApiBlueprint.make({
   params: defineParams =>
@@ -23,10 +24,15 @@ const kryptonApi = ApiBlueprint.make({
     }),
 });
 
+// This release of the new frontend system has no NavItemBlueprint: the app's sidebar lists every
+// page that has a title and an icon, so the page carries both. The page draws its own header
+// (shared with the legacy system), hence noHeader.
 const kryptonPage = PageBlueprint.make({
   params: {
     path: '/krypton',
     title: 'Krypton',
+    icon: <VpnKeyIcon />,
+    noHeader: true,
     routeRef: convertLegacyRouteRef(rootRouteRef),
     loader: () =>
       import('./components/KryptonPage').then(m => <m.KryptonPage />),
@@ -41,7 +47,7 @@ const kryptonEntityContent = EntityContentBlueprint.makeWithOverrides({
     return originalFactory({
       path: 'krypton',
       title: 'Secrets',
-      filter: entity => linkedSecrets(entity, prefix).length > 0,
+      filter: entity => hasLinkedSecrets(entity, prefix),
       loader: () =>
         import('./components/EntityKryptonContent').then(m => (
           <m.EntityKryptonContent />
@@ -53,6 +59,11 @@ const kryptonEntityContent = EntityContentBlueprint.makeWithOverrides({
 /** Krypton for the new frontend system. */
 export default createFrontendPlugin({
   pluginId: 'krypton',
+  title: 'Krypton',
+  icon: <VpnKeyIcon />,
   extensions: [kryptonApi, kryptonPage, kryptonEntityContent],
-  routes: { root: convertLegacyRouteRef(rootRouteRef) },
+  routes: {
+    root: convertLegacyRouteRef(rootRouteRef),
+    secret: convertLegacyRouteRef(secretRouteRef),
+  },
 });

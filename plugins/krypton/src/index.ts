@@ -13,8 +13,17 @@ export type {
 } from './api/KryptonApi';
 export { KryptonClient } from './api/KryptonClient';
 export {
+  KUBERNETES_NAMESPACE_ANNOTATION,
+  entitySecretLinks,
+  hasLinkedSecrets,
+  kryptonLinkAnnotations,
   kryptonSecretsAnnotation,
   linkedSecrets,
 } from './components/linkedSecrets';
 export { useKryptonAnnotationPrefix } from './components/annotationPrefix';
-export type { SecretRef } from './components/linkedSecrets';
+export type {
+  EntitySecretLinks,
+  KryptonLinkAnnotations,
+  SecretRef,
+  SecretSelector,
+} from './components/linkedSecrets';

@@ -8,7 +8,7 @@ import {
 } from '@backstage/core-plugin-api';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
-import { rootRouteRef } from './routes';
+import { rootRouteRef, secretRouteRef } from './routes';
 
 /** Krypton for the legacy frontend system. */
 export const kryptonPlugin = createPlugin({
@@ -20,9 +20,14 @@ export const kryptonPlugin = createPlugin({
       factory: deps => new KryptonClient(deps),
     }),
   ],
-  routes: { root: rootRouteRef },
+  routes: { root: rootRouteRef, secret: secretRouteRef },
 });
 
+/**
+ * The platform page: Secrets per cluster and namespace, create and adopt, one Secret's detail
+ * view under /secret/:namespace/:name, and the operators' storage rewrite. Mount it with a
+ * trailing wildcard (FlatRoutes adds one) so that the detail view's sub route matches.
+ */
 export const KryptonPage = kryptonPlugin.provide(
   createRoutableExtension({
     name: 'KryptonPage',
@@ -32,6 +37,7 @@ export const KryptonPage = kryptonPlugin.provide(
   }),
 );
 
+/** The entity tab: the Secrets that the entity's annotations link (see hasLinkedSecrets). */
 export const EntityKryptonContent = kryptonPlugin.provide(
   createComponentExtension({
     name: 'EntityKryptonContent',

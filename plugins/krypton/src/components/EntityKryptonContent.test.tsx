@@ -1,23 +1,27 @@
 import { Entity } from '@backstage/catalog-model';
-import { configApiRef } from '@backstage/core-plugin-api';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
+import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { messages } from '@krypton/plugin-krypton-common';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import {
-  TestApiProvider,
-  mockApis,
-  renderInTestApp,
-} from '@backstage/test-utils';
-import { screen } from '@testing-library/react';
-import { KryptonApi, kryptonApiRef } from '../api/KryptonApi';
+  KryptonApis,
+  TestConfig,
+  baseUrl,
+  summary,
+} from '../__testUtils__/krypton';
+import { rootRouteRef } from '../routes';
 import { EntityKryptonContent } from './EntityKryptonContent';
 
-// The tab only asks for the backend's health; every other call would be a test mistake.
-const kryptonApi = {
-  getHealth: async () => ({ status: 'ok' }),
-} as Partial<KryptonApi> as KryptonApi;
+const server = setupServer();
 
 function renderFor(
   annotations: Record<string, string>,
-  config: { krypton?: { annotationPrefix: string } },
+  options: {
+    config?: TestConfig;
+    mounted?: boolean;
+  } = {},
 ) {
   const entity: Entity = {
     apiVersion: 'backstage.io/v1alpha1',
@@ -25,41 +29,219 @@ function renderFor(
     metadata: { name: 'c', annotations },
   };
   return renderInTestApp(
-    <TestApiProvider
-      apis={[
-        [kryptonApiRef, kryptonApi],
-        [configApiRef, mockApis.config({ data: config })],
-      ]}
-    >
+    <KryptonApis config={options.config}>
       <EntityProvider entity={entity}>
         <EntityKryptonContent />
       </EntityProvider>
-    </TestApiProvider>,
+    </KryptonApis>,
+    {
+      mountedRoutes:
+        options.mounted === false ? {} : { '/krypton': rootRouteRef },
+    },
   );
 }
 
-describe('EntityKryptonContent', () => {
-  const custom = { krypton: { annotationPrefix: 'secrets.example.com' } };
+/** The table row that names the Secret. */
+function row(name: string): HTMLElement {
+  const cell = screen.getByText(name, { selector: 'td, td *' });
+  const tr = cell.closest('tr');
+  if (!tr) throw new Error(`no row for ${name}`);
+  return tr;
+}
 
-  it('lists the Secrets under the configured prefix', async () => {
-    await renderFor({ 'secrets.example.com/secrets': 'demo/db' }, custom);
-    expect(await screen.findByText('db')).toBeInTheDocument();
-    expect(screen.queryByText('No Secrets linked')).not.toBeInTheDocument();
+const notFound = () =>
+  HttpResponse.json({ error: messages.notFound }, { status: 404 });
+const forbidden = () =>
+  HttpResponse.json({ error: messages.forbiddenAcl }, { status: 403 });
+
+describe('EntityKryptonContent', () => {
+  registerMswTestHooks(server);
+
+  it('lists named and selected Secrets, with the reason for links that do not resolve', async () => {
+    const selectors: Array<string | null> = [];
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
+        HttpResponse.json(
+          summary({
+            binaryKeys: ['keystore.bin'],
+            keys: ['keystore.bin', 'password'],
+            access: {
+              owners: ['group:default/team-a', 'user:default/bob'],
+              editors: [],
+              viewers: [],
+            },
+          }),
+        ),
+      ),
+      http.get(`${baseUrl}/namespaces/demo/secrets/gone/summary`, notFound),
+      http.get(`${baseUrl}/namespaces/demo/secrets/signing/summary`, forbidden),
+      http.get(
+        `${baseUrl}/clusters/prod/namespaces/demo/secrets/remote/summary`,
+        () =>
+          HttpResponse.json(
+            summary({
+              cluster: 'prod',
+              name: 'remote',
+              version: null,
+              immutable: true,
+              deletionTimestamp: '2026-11-30T12:00:00Z',
+            }),
+          ),
+      ),
+      http.get(`${baseUrl}/namespaces/payments/secrets`, ({ request }) => {
+        selectors.push(new URL(request.url).searchParams.get('labelSelector'));
+        return HttpResponse.json({
+          items: [
+            summary({ namespace: 'payments', name: 'api-key', version: 7 }),
+          ],
+        });
+      }),
+    );
+    await renderFor({
+      'krypton.io/secrets': 'demo/db, demo/gone,demo/signing,prod/demo/remote',
+      'krypton.io/secrets-selector': 'app=payments',
+      'backstage.io/kubernetes-namespace': 'payments',
+    });
+
+    expect(await screen.findByText('api-key')).toBeInTheDocument();
+    expect(selectors).toEqual(['app=payments']);
+    expect(
+      screen.getByText('1 Secret(s) match app=payments in payments.'),
+    ).toBeInTheDocument();
+
+    const db = row('db');
+    expect(within(db).getByRole('link', { name: 'db' })).toHaveAttribute(
+      'href',
+      '/krypton/secret/demo/db',
+    );
+    expect(within(db).getByText('3')).toBeInTheDocument();
+    expect(
+      within(db).getByText('group:default/team-a, user:default/bob'),
+    ).toBeInTheDocument();
+    // One binary key.
+    expect(within(db).getByText('1')).toBeInTheDocument();
+
+    const remote = row('remote');
+    expect(
+      within(remote).getByRole('link', { name: 'remote' }),
+    ).toHaveAttribute('href', '/krypton/secret/demo/remote?cluster=prod');
+    expect(within(remote).getByText('invalid counter')).toBeInTheDocument();
+    expect(
+      within(remote).getByText('Deleting since 2026-11-30T12:00:00Z'),
+    ).toBeInTheDocument();
+
+    const gone = row('gone');
+    expect(within(gone).getByText(messages.notFound)).toBeInTheDocument();
+    expect(within(gone).queryByRole('link')).toBeNull();
+    const signing = row('signing');
+    expect(
+      within(signing).getByText(messages.forbiddenAcl),
+    ).toBeInTheDocument();
+
+    expect(
+      within(row('api-key')).getByRole('link', { name: 'api-key' }),
+    ).toHaveAttribute('href', '/krypton/secret/payments/api-key');
   });
 
-  it('names the configured annotation when nothing is linked', async () => {
-    await renderFor({ 'krypton.io/secrets': 'demo/db' }, custom);
+  it('lists a Secret that is both named and selected once', async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
+        HttpResponse.json(summary()),
+      ),
+      http.get(`${baseUrl}/clusters/prod/namespaces/demo/secrets`, () =>
+        HttpResponse.json({ items: [summary({ cluster: 'prod' })] }),
+      ),
+      http.get(
+        `${baseUrl}/clusters/prod/namespaces/demo/secrets/db/summary`,
+        () => HttpResponse.json(summary({ cluster: 'prod' })),
+      ),
+    );
+    await renderFor({
+      'krypton.io/secrets': 'prod/demo/db',
+      'krypton.io/secrets-selector': 'app=db',
+      'krypton.io/secrets-namespace': 'demo',
+      'krypton.io/cluster': 'prod',
+    });
+    expect(
+      await screen.findByText('1 Secret(s) match app=db in demo.'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'db' })).toHaveLength(1);
+  });
+
+  it("shows the selector's list failure and its problems", async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/payments/secrets`, () =>
+        HttpResponse.json(
+          { error: messages.forbiddenPermission },
+          { status: 403 },
+        ),
+      ),
+    );
+    await renderFor({
+      'krypton.io/secrets-selector': 'app=payments',
+      'krypton.io/secrets-namespace': 'payments',
+    });
     expect(
       await screen.findByText(
-        /Add a secrets\.example\.com\/secrets annotation/,
+        'Error: Could not list the Secrets that match app=payments in payments',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText(messages.forbiddenPermission)).not.toHaveLength(
+      0,
+    );
+  });
+
+  it('explains a selector without a namespace', async () => {
+    await renderFor({ 'krypton.io/secrets-selector': 'app=payments' });
+    expect(
+      await screen.findByText(
+        /needs a namespace: add krypton\.io\/secrets-namespace/,
       ),
     ).toBeInTheDocument();
   });
 
-  it('falls back to the default prefix without configuration', async () => {
-    await renderFor({}, {});
+  it('shows names without links where the app does not mount the page', async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
+        HttpResponse.json(summary()),
+      ),
+    );
+    await renderFor({ 'krypton.io/secrets': 'demo/db' }, { mounted: false });
+    expect(await screen.findByText('db')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'db' })).toBeNull();
+  });
+
+  it('lists the Secrets under the configured prefix', async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
+        HttpResponse.json(summary()),
+      ),
+    );
+    await renderFor(
+      { 'secrets.example.com/secrets': 'demo/db' },
+      { config: { krypton: { annotationPrefix: 'secrets.example.com' } } },
+    );
+    expect(await screen.findByRole('link', { name: 'db' })).toBeInTheDocument();
+    expect(screen.queryByText('No Secrets linked')).not.toBeInTheDocument();
+  });
+
+  it('names the configured annotations when nothing is linked', async () => {
+    await renderFor(
+      { 'krypton.io/secrets': 'demo/db' },
+      { config: { krypton: { annotationPrefix: 'secrets.example.com' } } },
+    );
+    expect(screen.getByText('No Secrets linked')).toBeInTheDocument();
     expect(
-      await screen.findByText(/Add a krypton\.io\/secrets annotation/),
+      screen.getByText(/Add a secrets\.example\.com\/secrets annotation/),
+    ).toHaveTextContent(
+      /secrets\.example\.com\/secrets-selector label selector with secrets\.example\.com\/secrets-namespace/,
+    );
+  });
+
+  it('falls back to the default prefix without configuration', async () => {
+    await renderFor({});
+    expect(
+      screen.getByText(/Add a krypton\.io\/secrets annotation/),
     ).toBeInTheDocument();
   });
 });

@@ -1,49 +1,96 @@
 import {
   EmptyState,
-  InfoCard,
-  Table,
-  TableColumn,
+  ResponseErrorPanel,
+  WarningPanel,
 } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
 import { useEntity } from '@backstage/plugin-catalog-react';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { useMemo } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+import { kryptonApiRef } from '../api/KryptonApi';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
-import { ConnectionStatus } from './ConnectionStatus';
 import {
-  SecretRef,
-  kryptonSecretsAnnotation,
-  linkedSecrets,
+  KUBERNETES_NAMESPACE_ANNOTATION,
+  entitySecretLinks,
+  kryptonLinkAnnotations,
 } from './linkedSecrets';
+import { SecretTable } from './list/SecretTable';
+import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
+import { useSecretHref } from './secretLink';
 
-const columns: TableColumn<SecretRef>[] = [
-  { title: 'Namespace', field: 'namespace' },
-  { title: 'Secret', field: 'name' },
-];
-
-/** The entity tab: the Secrets that the entity's <prefix>/secrets annotation links to it. */
-export const EntityKryptonContent = () => {
-  const { entity } = useEntity();
-  const prefix = useKryptonAnnotationPrefix();
-  const refs = linkedSecrets(entity, prefix);
-  if (refs.length === 0) {
-    const annotation = kryptonSecretsAnnotation(prefix);
+function SelectorNote({ result }: { result: SelectorResult }) {
+  const { selector } = result;
+  const where = `${selector.labelSelector} in ${selector.namespace}`;
+  if (result.error) {
     return (
-      <EmptyState
-        missing="field"
-        title="No Secrets linked"
-        description={`Add a ${annotation} annotation (namespace/name, comma-separated) to this entity.`}
+      <WarningPanel
+        severity="error"
+        title={`Could not list the Secrets that match ${where}`}
+        message={result.error.message}
       />
     );
   }
   return (
-    <>
-      <InfoCard title="Krypton">
-        <ConnectionStatus />
-      </InfoCard>
-      <Table<SecretRef>
-        title="Linked Secrets"
-        options={{ paging: false, search: false }}
-        columns={columns}
-        data={refs}
+    <Typography variant="body2" color="textSecondary">
+      {result.matched === 0
+        ? `No Secrets match ${where}.`
+        : `${result.matched} Secret(s) match ${where}.`}
+    </Typography>
+  );
+}
+
+/**
+ * The entity tab: the Secrets that the entity's annotations link, named or by label selector, as
+ * metadata only. Links that do not resolve stay visible as rows with the server's reason.
+ */
+export const EntityKryptonContent = () => {
+  const { entity } = useEntity();
+  const api = useApi(kryptonApiRef);
+  const prefix = useKryptonAnnotationPrefix();
+  const href = useSecretHref();
+  const links = useMemo(
+    () => entitySecretLinks(entity, prefix),
+    [entity, prefix],
+  );
+  const state = useAsync(() => loadLinkedSecrets(api, links), [api, links]);
+
+  const names = kryptonLinkAnnotations(prefix);
+  if (
+    links.refs.length === 0 &&
+    !links.selector &&
+    links.selectorProblem === undefined
+  ) {
+    return (
+      <EmptyState
+        missing="field"
+        title="No Secrets linked"
+        description={`Add a ${names.secrets} annotation (namespace/name or cluster/namespace/name, comma-separated), or a ${names.selector} label selector with ${names.namespace} (or ${KUBERNETES_NAMESPACE_ANNOTATION}) and optionally ${names.cluster}, to this entity.`}
       />
-    </>
+    );
+  }
+
+  const showCluster =
+    links.refs.some(ref => ref.cluster !== undefined) ||
+    links.selector?.cluster !== undefined;
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      {links.selectorProblem && (
+        <WarningPanel
+          title="The label selector link cannot be used"
+          message={links.selectorProblem}
+        />
+      )}
+      {state.error && <ResponseErrorPanel error={state.error} />}
+      {state.value?.selector && <SelectorNote result={state.value.selector} />}
+      <SecretTable
+        title="Linked Secrets"
+        rows={state.value?.rows ?? []}
+        href={href}
+        showCluster={showCluster}
+        isLoading={state.loading}
+      />
+    </Box>
   );
 };

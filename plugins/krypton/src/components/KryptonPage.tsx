@@ -1,16 +1,14 @@
-import { Content, Header, InfoCard, Page } from '@backstage/core-components';
-import { ConnectionStatus } from './ConnectionStatus';
-import { StorageOperatorSection } from './operator/StorageOperatorSection';
+import { Route, Routes } from 'react-router-dom';
+import { SecretDetailPage } from './detail/SecretDetailPage';
+import { SecretsHome } from './platform/SecretsHome';
 
-/** The standalone page for platform teams. */
+/**
+ * The standalone page for platform teams: the Secrets of a namespace, and one Secret's detail
+ * view under secretRouteRef's path (relative to wherever the app mounts the page).
+ */
 export const KryptonPage = () => (
-  <Page themeId="tool">
-    <Header title="Krypton" subtitle="Versioned Kubernetes Secrets" />
-    <Content>
-      <InfoCard title="Status">
-        <ConnectionStatus />
-      </InfoCard>
-      <StorageOperatorSection />
-    </Content>
-  </Page>
+  <Routes>
+    <Route path="/" element={<SecretsHome />} />
+    <Route path="secret/:namespace/:name" element={<SecretDetailPage />} />
+  </Routes>
 );

@@ -1,5 +1,11 @@
 import { Entity } from '@backstage/catalog-model';
-import { kryptonSecretsAnnotation, linkedSecrets } from './linkedSecrets';
+import {
+  entitySecretLinks,
+  hasLinkedSecrets,
+  kryptonLinkAnnotations,
+  kryptonSecretsAnnotation,
+  linkedSecrets,
+} from './linkedSecrets';
 
 const entity = (annotations: Record<string, string> = {}): Entity => ({
   apiVersion: 'backstage.io/v1alpha1',
@@ -21,9 +27,9 @@ describe('linkedSecrets', () => {
   });
 
   it('skips malformed entries instead of guessing', () => {
-    expect(linked('db,/x,Demo/x,demo/,demo/a/b,demo/-x,demo / x,,')).toEqual(
-      [],
-    );
+    expect(
+      linked('db,/x,Demo/x,demo/,a/b/c/d,/demo/x,demo/-x,demo / x,,'),
+    ).toEqual([]);
   });
 
   it('skips names with empty DNS labels', () => {
@@ -85,5 +91,112 @@ describe('linkedSecrets', () => {
 
   it('returns nothing without the annotation', () => {
     expect(linkedSecrets(entity(), 'krypton.io')).toEqual([]);
+  });
+
+  it('accepts cluster/namespace/name entries next to namespace/name ones', () => {
+    expect(linked('prod-eu/demo/db, demo/db ,prod_us.2/demo/db')).toEqual([
+      { cluster: 'prod-eu', namespace: 'demo', name: 'db' },
+      { namespace: 'demo', name: 'db' },
+      { cluster: 'prod_us.2', namespace: 'demo', name: 'db' },
+    ]);
+  });
+
+  it('lists a repeated cluster entry once and validates its Secret part', () => {
+    expect(
+      linked('prod/demo/db,prod/demo/db,prod/Demo/db,prod/demo/krypton-h-x-v1'),
+    ).toEqual([{ cluster: 'prod', namespace: 'demo', name: 'db' }]);
+  });
+});
+
+describe('entitySecretLinks', () => {
+  const names = kryptonLinkAnnotations('krypton.io');
+
+  it('names the annotations after the prefix', () => {
+    expect(kryptonLinkAnnotations('secrets.example.com')).toEqual({
+      secrets: 'secrets.example.com/secrets',
+      selector: 'secrets.example.com/secrets-selector',
+      namespace: 'secrets.example.com/secrets-namespace',
+      cluster: 'secrets.example.com/cluster',
+    });
+  });
+
+  it('reads a selector with its own namespace and cluster', () => {
+    const links = entitySecretLinks(
+      entity({
+        [names.selector]: 'app=payments, tier in (api,worker)',
+        [names.namespace]: 'payments',
+        [names.cluster]: 'prod-eu',
+        'backstage.io/kubernetes-namespace': 'ignored',
+        [names.secrets]: 'demo/db',
+      }),
+      'krypton.io',
+    );
+    expect(links).toEqual({
+      refs: [{ namespace: 'demo', name: 'db' }],
+      selector: {
+        cluster: 'prod-eu',
+        namespace: 'payments',
+        labelSelector: 'app=payments,tier in (api,worker)',
+      },
+    });
+  });
+
+  it("falls back to the Kubernetes plugin's namespace and the default cluster", () => {
+    expect(
+      entitySecretLinks(
+        entity({
+          [names.selector]: 'app=payments',
+          'backstage.io/kubernetes-namespace': 'payments',
+        }),
+        'krypton.io',
+      ),
+    ).toEqual({
+      refs: [],
+      selector: { namespace: 'payments', labelSelector: 'app=payments' },
+    });
+  });
+
+  it('explains a selector without a namespace instead of guessing one', () => {
+    const links = entitySecretLinks(
+      entity({ [names.selector]: 'app=payments' }),
+      'krypton.io',
+    );
+    expect(links.selector).toBeUndefined();
+    expect(links.selectorProblem).toBe(
+      'krypton.io/secrets-selector needs a namespace: add krypton.io/secrets-namespace or backstage.io/kubernetes-namespace.',
+    );
+  });
+
+  it('explains a malformed selector, namespace or cluster', () => {
+    const problem = (annotations: Record<string, string>) =>
+      entitySecretLinks(entity(annotations), 'krypton.io').selectorProblem;
+    expect(
+      problem({ [names.selector]: 'app=(x', [names.namespace]: 'payments' }),
+    ).toMatch(/^krypton\.io\/secrets-selector: Invalid label selector/);
+    expect(
+      problem({ [names.selector]: 'app=x', [names.namespace]: 'Payments' }),
+    ).toMatch(/^Payments: Invalid namespace/);
+    expect(
+      problem({
+        [names.selector]: 'app=x',
+        [names.namespace]: 'payments',
+        [names.cluster]: 'a/b',
+      }),
+    ).toBe('krypton.io/cluster is not a cluster name.');
+  });
+
+  it('ignores a blank selector annotation', () => {
+    expect(
+      entitySecretLinks(entity({ [names.selector]: '  ' }), 'krypton.io'),
+    ).toEqual({ refs: [] });
+  });
+
+  it('reports whether anything is linked, a broken selector included', () => {
+    const has = (annotations: Record<string, string>) =>
+      hasLinkedSecrets(entity(annotations), 'krypton.io');
+    expect(has({})).toBe(false);
+    expect(has({ [names.secrets]: 'demo/a..b' })).toBe(false);
+    expect(has({ [names.secrets]: 'demo/db' })).toBe(true);
+    expect(has({ [names.selector]: 'app=x' })).toBe(true);
   });
 });

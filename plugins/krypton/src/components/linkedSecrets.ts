@@ -1,29 +1,88 @@
 import { Entity } from '@backstage/catalog-model';
 import {
   isSnapshotName,
+  validateLabelSelector,
   validateNamespace,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
 
+/** The Backstage Kubernetes plugin's namespace annotation, the selector's fallback namespace. */
+export const KUBERNETES_NAMESPACE_ANNOTATION =
+  'backstage.io/kubernetes-namespace';
+
 /**
- * The catalog annotation listing an entity's Secrets as namespace/name, comma-separated. It lives
- * under the configured krypton.annotationPrefix so that one Backstage can run next to another
- * Krypton installation without the two reading each other's links.
+ * The catalog annotation listing an entity's Secrets as namespace/name (or cluster/namespace/name),
+ * comma-separated. It lives under the configured krypton.annotationPrefix so that one Backstage can
+ * run next to another Krypton installation without the two reading each other's links.
  */
 export function kryptonSecretsAnnotation(prefix: string): string {
   return `${prefix}/secrets`;
 }
 
+/** Every catalog annotation Krypton reads, under the configured prefix. */
+export interface KryptonLinkAnnotations {
+  /** `namespace/name` or `cluster/namespace/name` entries, comma-separated. */
+  secrets: string;
+  /** A Kubernetes label selector over the Secrets of one namespace. */
+  selector: string;
+  /** The selector's namespace; `backstage.io/kubernetes-namespace` when absent. */
+  namespace: string;
+  /** The selector's cluster; the default cluster when absent. */
+  cluster: string;
+}
+
+/** The names of Krypton's catalog annotations under the given prefix. */
+export function kryptonLinkAnnotations(prefix: string): KryptonLinkAnnotations {
+  return {
+    secrets: kryptonSecretsAnnotation(prefix),
+    selector: `${prefix}/secrets-selector`,
+    namespace: `${prefix}/secrets-namespace`,
+    cluster: `${prefix}/cluster`,
+  };
+}
+
+/** One Secret an entity links by name. Without `cluster`, the backend's default cluster serves it. */
 export interface SecretRef {
+  /** The configured cluster the entry names; absent for namespace/name entries. */
+  cluster?: string;
   namespace: string;
   name: string;
 }
 
-/** Null when the entry is not a namespace/name the backend would serve. */
+/** The Secrets of one namespace that a label selector picks. */
+export interface SecretSelector {
+  /** From <prefix>/cluster; absent means the default cluster. */
+  cluster?: string;
+  namespace: string;
+  /** The selector as validated (terms trimmed), ready for the list route. */
+  labelSelector: string;
+}
+
+/** What an entity's annotations link, and why a selector annotation could not be used. */
+export interface EntitySecretLinks {
+  /** The Secrets named in <prefix>/secrets, valid entries only, each once. */
+  refs: SecretRef[];
+  /** The usable selector link, when the entity has one. */
+  selector?: SecretSelector;
+  /** Set when the selector annotation is present but unusable; the tab explains it. */
+  selectorProblem?: string;
+}
+
+/**
+ * Cluster names come from Krypton's configuration and are free-form there, so the check only
+ * keeps what an annotation entry can carry unambiguously: visible ASCII without "/" or ",".
+ */
+const CLUSTER_NAME = /^[\x21-\x2b\x2d\x2e\x30-\x7e]{1,253}$/;
+
+const isClusterName = (value: string) => CLUSTER_NAME.test(value);
+
+/** Null when the entry is not a [cluster/]namespace/name the backend would serve. */
 function parseEntry(entry: string): SecretRef | null {
   const parts = entry.trim().split('/');
-  if (parts.length !== 2) return null;
-  const [namespace, name] = parts;
+  if (parts.length !== 2 && parts.length !== 3) return null;
+  const [namespace, name] = parts.slice(-2);
+  const cluster = parts.length === 3 ? parts[0] : undefined;
+  if (cluster !== undefined && !isClusterName(cluster)) return null;
   // The backend's own validators, so that a link is shown only for a Secret it can serve;
   // snapshots are reachable through their live Secret's history, never by name.
   try {
@@ -32,7 +91,10 @@ function parseEntry(entry: string): SecretRef | null {
   } catch {
     return null;
   }
-  return isSnapshotName(name) ? null : { namespace, name };
+  if (isSnapshotName(name)) return null;
+  return cluster === undefined
+    ? { namespace, name }
+    : { cluster, namespace, name };
 }
 
 /**
@@ -47,11 +109,84 @@ export function linkedSecrets(entity: Entity, prefix: string): SecretRef[] {
   for (const entry of raw.split(',')) {
     const ref = parseEntry(entry);
     if (!ref) continue;
-    // Neither part may contain "/", so the joined form is unambiguous.
-    const key = `${ref.namespace}/${ref.name}`;
+    // No part may contain "/", so the joined form is unambiguous.
+    const key = `${ref.cluster ?? ''}/${ref.namespace}/${ref.name}`;
     if (seen.has(key)) continue;
     seen.add(key);
     refs.push(ref);
   }
   return refs;
+}
+
+/** A present, non-blank annotation value, trimmed. */
+function annotation(entity: Entity, key: string): string | undefined {
+  const value = entity.metadata.annotations?.[key]?.trim();
+  return value ? value : undefined;
+}
+
+/**
+ * The selector form that users of the Backstage Kubernetes plugin know: a label selector, the
+ * namespace from <prefix>/secrets-namespace or backstage.io/kubernetes-namespace, and the cluster
+ * from <prefix>/cluster. Krypton lists one namespace at a time, so a selector without a namespace
+ * is a problem to show rather than a query over every namespace.
+ */
+function parseSelector(
+  entity: Entity,
+  names: KryptonLinkAnnotations,
+): Pick<EntitySecretLinks, 'selector' | 'selectorProblem'> {
+  const raw = annotation(entity, names.selector);
+  if (raw === undefined) return {};
+  let labelSelector: string;
+  try {
+    labelSelector = validateLabelSelector(raw);
+  } catch (e) {
+    return { selectorProblem: `${names.selector}: ${(e as Error).message}` };
+  }
+  const namespace =
+    annotation(entity, names.namespace) ??
+    annotation(entity, KUBERNETES_NAMESPACE_ANNOTATION);
+  if (namespace === undefined) {
+    return {
+      selectorProblem: `${names.selector} needs a namespace: add ${names.namespace} or ${KUBERNETES_NAMESPACE_ANNOTATION}.`,
+    };
+  }
+  try {
+    validateNamespace(namespace);
+  } catch (e) {
+    return { selectorProblem: `${namespace}: ${(e as Error).message}` };
+  }
+  const cluster = annotation(entity, names.cluster);
+  if (cluster !== undefined && !isClusterName(cluster)) {
+    return { selectorProblem: `${names.cluster} is not a cluster name.` };
+  }
+  return {
+    selector:
+      cluster === undefined
+        ? { namespace, labelSelector }
+        : { cluster, namespace, labelSelector },
+  };
+}
+
+/** Every link of an entity: named Secrets and the selector, under the given prefix. */
+export function entitySecretLinks(
+  entity: Entity,
+  prefix: string,
+): EntitySecretLinks {
+  return {
+    refs: linkedSecrets(entity, prefix),
+    ...parseSelector(entity, kryptonLinkAnnotations(prefix)),
+  };
+}
+
+/**
+ * Whether the entity links any Secret: a valid named entry, or a selector annotation (an unusable
+ * one too, so that its problem is shown on the tab instead of the tab silently disappearing).
+ */
+export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
+  const links = entitySecretLinks(entity, prefix);
+  return (
+    links.refs.length > 0 ||
+    links.selector !== undefined ||
+    links.selectorProblem !== undefined
+  );
 }

@@ -539,13 +539,20 @@ describe('SecretForm', () => {
     expect(screen.queryByLabelText('Editors')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Viewers')).not.toBeInTheDocument();
 
+    // The description is an owner's too: the backend refuses it to editors.
+    expect(description()).toBeDisabled();
+    expect(
+      screen.getByText('Only owners change the description.'),
+    ).toBeInTheDocument();
+
     const puts = recordPuts(() =>
       HttpResponse.json(secret({ resourceVersion: '101' })),
     );
-    await replaceText(description(), 'No access change');
+    await replaceText(valueInput('USER'), 'app2');
     await user.click(saveButton());
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).not.toHaveProperty('access');
+    expect(puts[0]).not.toHaveProperty('description');
   });
 
   it('renders the access fields for someone who may edit them', async () => {

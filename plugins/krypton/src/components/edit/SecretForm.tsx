@@ -348,7 +348,15 @@ export function SecretForm(props: SecretFormProps) {
             value={draft.description}
             onChange={e => update(d => ({ ...d, description: e.target.value }))}
             error={errors.description !== undefined}
-            helperText={errors.description}
+            helperText={
+              errors.description ??
+              (props.mode === 'edit' && !props.canEditAccess
+                ? 'Only owners change the description.'
+                : undefined)
+            }
+            // The description is part of the access annotations: the backend lets only owners
+            // change it, so an editor's form does not offer what would be refused.
+            disabled={props.mode === 'edit' && !props.canEditAccess}
             multiline
             variant="outlined"
           />

@@ -1,0 +1,121 @@
+import { configApiRef, identityApiRef } from '@backstage/core-plugin-api';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import {
+  MockPermissionApi,
+  TestApiProvider,
+  mockApis,
+} from '@backstage/test-utils';
+import {
+  KryptonConfigDto,
+  SecretDto,
+  SecretSummary,
+} from '@krypton/plugin-krypton-common';
+import { ReactNode } from 'react';
+import { kryptonApiRef } from '../api/KryptonApi';
+import { KryptonClient } from '../api/KryptonClient';
+
+/** Where the msw handlers answer: the real client, over fetch, against this base URL. */
+export const baseUrl = 'http://backstage.test/api/krypton';
+
+export const client = new KryptonClient({
+  discoveryApi: { getBaseUrl: async () => baseUrl },
+  fetchApi: { fetch: (input, init) => fetch(input, init) },
+});
+
+export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {
+  return {
+    cluster: 'local',
+    namespace: 'demo',
+    name: 'db',
+    uid: 'uid-db',
+    resourceVersion: '100',
+    type: 'Opaque',
+    immutable: false,
+    managed: true,
+    version: 3,
+    description: 'Database credentials',
+    access: {
+      owners: ['group:default/team-a'],
+      editors: [],
+      viewers: [],
+    },
+    keys: ['password', 'username'],
+    binaryKeys: [],
+    ...overrides,
+  };
+}
+
+export function secretDto(
+  overrides: Partial<SecretDto> = {},
+  values: Pick<SecretDto, 'data' | 'binaryData'> = {
+    data: { username: 'app', password: 'hunter2-very-secret' },
+    binaryData: {},
+  },
+): SecretDto {
+  return {
+    ...summary(overrides),
+    ...values,
+    keys: [...Object.keys(values.data), ...Object.keys(values.binaryData)],
+    binaryKeys: Object.keys(values.binaryData),
+  };
+}
+
+export function kryptonConfig(
+  overrides: Partial<KryptonConfigDto> = {},
+): KryptonConfigDto {
+  return {
+    annotationPrefix: 'krypton.io',
+    identityMode: 'impersonation',
+    clusters: ['local'],
+    defaultCluster: 'local',
+    historyLimit: 20,
+    restartEnabled: false,
+    managedOnly: true,
+    maxSecretBytes: 1048576,
+    previewLimit: 131072,
+    ...overrides,
+  };
+}
+
+/** Alice, a member of team-a. */
+export const alice = {
+  userEntityRef: 'user:default/alice',
+  ownershipEntityRefs: ['user:default/alice', 'group:default/team-a'],
+};
+
+/** App config for a test, in the config API's own JSON type. */
+export type TestConfig = NonNullable<
+  Parameters<typeof mockApis.config>[0]
+>['data'];
+
+export interface ApiOptions {
+  /** The permission policy: a fixed answer, or one per permission name and resource. */
+  authorize?: (permission: string, resourceRef?: string) => boolean;
+  identity?: typeof alice;
+  config?: TestConfig;
+}
+
+/** The APIs Krypton's components use, with the real client against msw. */
+export function KryptonApis(props: ApiOptions & { children: ReactNode }) {
+  const authorize = props.authorize ?? (() => true);
+  return (
+    <TestApiProvider
+      apis={[
+        [kryptonApiRef, client],
+        [identityApiRef, mockApis.identity(props.identity ?? alice)],
+        [configApiRef, mockApis.config({ data: props.config ?? {} })],
+        [
+          permissionApiRef,
+          new MockPermissionApi(request =>
+            authorize(request.permission.name, request.resourceRef)
+              ? AuthorizeResult.ALLOW
+              : AuthorizeResult.DENY,
+          ),
+        ],
+      ]}
+    >
+      {props.children}
+    </TestApiProvider>
+  );
+}

@@ -1,0 +1,281 @@
+import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { messages } from '@krypton/plugin-krypton-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes } from 'react-router-dom';
+import {
+  KryptonApis,
+  baseUrl,
+  kryptonConfig,
+  secretDto,
+  summary,
+} from '../__testUtils__/krypton';
+import { rootRouteRef } from '../routes';
+import { KryptonPage } from './KryptonPage';
+
+const server = setupServer();
+
+function renderAt(path: string) {
+  return renderInTestApp(
+    <KryptonApis>
+      <Routes>
+        <Route path="/krypton/*" element={<KryptonPage />} />
+      </Routes>
+    </KryptonApis>,
+    { routeEntries: [path], mountedRoutes: { '/krypton': rootRouteRef } },
+  );
+}
+
+/** Config with two clusters, and the operator section's reads on any cluster. */
+function serveBasics() {
+  server.use(
+    http.get(`${baseUrl}/config`, () =>
+      HttpResponse.json(kryptonConfig({ clusters: ['local', 'prod'] })),
+    ),
+    http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),
+    http.get(/\/storage-rewrite\/migrations$/, () =>
+      HttpResponse.json({ served: false, migrations: [] }),
+    ),
+  );
+}
+
+/** Serves a namespace's list, counting the reads. */
+function serveList(
+  url: string,
+  items = [summary(), summary({ name: 'api-key', version: 7 })],
+) {
+  const reads = { count: 0, adoptable: 0 };
+  server.use(
+    http.get(url, ({ request }) => {
+      if (new URL(request.url).searchParams.get('adoptable') === 'true') {
+        reads.adoptable += 1;
+        return HttpResponse.json({
+          items: [
+            summary({
+              name: 'legacy',
+              resourceVersion: '42',
+              managed: false,
+              description: undefined,
+              access: { owners: [], editors: [], viewers: [] },
+            }),
+          ],
+        });
+      }
+      reads.count += 1;
+      return HttpResponse.json({ items });
+    }),
+  );
+  return reads;
+}
+
+const nameLink = (name: string) => screen.getByRole('link', { name });
+
+describe('KryptonPage', () => {
+  registerMswTestHooks(server);
+
+  it('picks the cluster from the config and lists the typed namespace', async () => {
+    serveBasics();
+    serveList(`${baseUrl}/namespaces/demo/secrets`);
+    serveList(`${baseUrl}/clusters/prod/namespaces/demo/secrets`, [
+      summary({ cluster: 'prod', name: 'remote' }),
+    ]);
+    const user = userEvent.setup();
+    await renderAt('/krypton');
+
+    const cluster = (await screen.findByLabelText(
+      'Cluster',
+    )) as HTMLSelectElement;
+    expect(cluster.value).toBe('local');
+    expect(
+      within(cluster)
+        .getAllByRole('option')
+        .map(o => o.textContent),
+    ).toEqual(['local', 'prod']);
+    expect(
+      screen.getByText('Choose a namespace to list its Secrets.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Storage rewrite (operators)')).toBeInTheDocument();
+
+    await user.type(screen.getByRole('textbox', { name: 'Namespace' }), 'demo');
+    await user.click(screen.getByRole('button', { name: 'Show Secrets' }));
+    expect(
+      await screen.findByRole('link', { name: 'api-key' }),
+    ).toHaveAttribute('href', '/krypton/secret/demo/api-key');
+    expect(nameLink('db')).toBeInTheDocument();
+
+    // The table's own search narrows the list.
+    await user.type(screen.getByPlaceholderText('Filter'), 'api');
+    await waitFor(() =>
+      expect(screen.queryByRole('link', { name: 'db' })).toBeNull(),
+    );
+    expect(nameLink('api-key')).toBeInTheDocument();
+
+    await user.selectOptions(cluster, 'prod');
+    expect(await screen.findByRole('link', { name: 'remote' })).toHaveAttribute(
+      'href',
+      '/krypton/secret/demo/remote?cluster=prod',
+    );
+  });
+
+  it('refuses a namespace that Kubernetes would not accept', async () => {
+    serveBasics();
+    const user = userEvent.setup();
+    await renderAt('/krypton');
+    await user.type(
+      await screen.findByRole('textbox', { name: 'Namespace' }),
+      'Demo_1',
+    );
+    await user.click(screen.getByRole('button', { name: 'Show Secrets' }));
+    expect(screen.getByText(/^Invalid namespace/)).toBeInTheDocument();
+  });
+
+  it('creates a Secret in the listed namespace and refreshes the list', async () => {
+    serveBasics();
+    const reads = serveList(`${baseUrl}/namespaces/demo/secrets`);
+    const posts: unknown[] = [];
+    server.use(
+      http.post(`${baseUrl}/namespaces/demo/secrets`, async ({ request }) => {
+        posts.push(await request.json());
+        return HttpResponse.json(
+          secretDto(
+            { name: 'api-token', resourceVersion: '1', version: 1 },
+            {
+              data: { TOKEN: 't0k3n' },
+              binaryData: {},
+            },
+          ),
+          { status: 201 },
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton?namespace=demo');
+    await screen.findByRole('link', { name: 'db' });
+
+    await user.click(screen.getByRole('button', { name: 'Create Secret' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Create a Secret in demo',
+    });
+    await user.type(
+      within(dialog).getByRole('textbox', { name: /Name/ }),
+      'api-token',
+    );
+    await user.type(within(dialog).getByLabelText('Key 1'), 'TOKEN');
+    await user.type(within(dialog).getByLabelText('Value of TOKEN'), 't0k3n');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText(/Created api-token\./)).toBeInTheDocument();
+    expect(posts).toEqual([
+      { name: 'api-token', type: 'Opaque', data: { TOKEN: 't0k3n' } },
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(nameLink('Open api-token')).toHaveAttribute(
+      'href',
+      '/krypton/secret/demo/api-token',
+    );
+    await waitFor(() => expect(reads.count).toBe(2));
+  });
+
+  it('adopts the picked Secret with its listed revision, rules and description', async () => {
+    serveBasics();
+    const reads = serveList(`${baseUrl}/namespaces/demo/secrets`);
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(
+        `${baseUrl}/namespaces/demo/secrets/legacy/adopt`,
+        async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json(
+            summary({ name: 'legacy', resourceVersion: '43' }),
+          );
+        },
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton?namespace=demo');
+    await screen.findByRole('link', { name: 'db' });
+
+    await user.click(screen.getByRole('button', { name: 'Adopt a Secret' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Adopt a Secret in demo',
+    });
+    const adopt = within(dialog).getByRole('button', { name: 'Adopt' });
+    expect(adopt).toBeDisabled();
+    await user.selectOptions(
+      await within(dialog).findByLabelText('Secret to adopt'),
+      'legacy',
+    );
+    // Without owners of its own, the adopting user is proposed as owner.
+    expect(within(dialog).getByLabelText('Owners')).toHaveValue(
+      'user:default/alice',
+    );
+    await user.type(
+      within(dialog).getByLabelText('Description'),
+      'Legacy token',
+    );
+    await user.type(within(dialog).getByLabelText('Viewers'), 'group:team-b');
+    await waitFor(() => expect(adopt).toBeEnabled());
+    await user.click(adopt);
+
+    expect(await screen.findByText(/Adopted legacy\./)).toBeInTheDocument();
+    expect(bodies).toEqual([
+      {
+        resourceVersion: '42',
+        description: 'Legacy token',
+        access: {
+          owners: ['user:default/alice'],
+          editors: [],
+          viewers: ['group:default/team-b'],
+        },
+      },
+    ]);
+    expect(reads.adoptable).toBe(1);
+    await waitFor(() => expect(reads.count).toBe(2));
+  });
+
+  it("shows the server's refusal of an adopt and offers a fresh list", async () => {
+    serveBasics();
+    const reads = serveList(`${baseUrl}/namespaces/demo/secrets`);
+    server.use(
+      http.post(`${baseUrl}/namespaces/demo/secrets/legacy/adopt`, () =>
+        HttpResponse.json({ error: messages.staleRevision }, { status: 409 }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton?namespace=demo');
+    await user.click(
+      await screen.findByRole('button', { name: 'Adopt a Secret' }),
+    );
+    const dialog = screen.getByRole('dialog');
+    await user.selectOptions(
+      await within(dialog).findByLabelText('Secret to adopt'),
+      'legacy',
+    );
+    const adopt = within(dialog).getByRole('button', { name: 'Adopt' });
+    await waitFor(() => expect(adopt).toBeEnabled());
+    await user.click(adopt);
+    expect(
+      await within(dialog).findByText(messages.staleRevision),
+    ).toBeInTheDocument();
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Reload list' }),
+    );
+    await waitFor(() => expect(reads.adoptable).toBe(2));
+    expect(within(dialog).getByLabelText('Secret to adopt')).toHaveValue('');
+  });
+
+  it("shows the server's message when the namespace cannot be listed", async () => {
+    serveBasics();
+    server.use(
+      http.get(`${baseUrl}/namespaces/big/secrets`, () =>
+        HttpResponse.json({ error: messages.listTooLarge }, { status: 503 }),
+      ),
+    );
+    await renderAt('/krypton?namespace=big');
+    expect(await screen.findAllByText(messages.listTooLarge)).not.toHaveLength(
+      0,
+    );
+  });
+});

@@ -1,0 +1,158 @@
+import {
+  AccessPolicy,
+  AccessRules,
+  IdentityMode,
+  Principal,
+  SecretAction,
+  evaluateAccess,
+  hasAccessRules,
+  messages,
+} from '@krypton/plugin-krypton-common';
+
+/** Every action on one Secret, in the order the Access tab lists them. */
+export const SECRET_ACTIONS: readonly SecretAction[] = [
+  'read',
+  'reveal',
+  'update',
+  'restore',
+  'restart',
+  'delete',
+  'manageAccess',
+];
+
+export const ACTION_LABELS: Record<SecretAction, string> = {
+  read: 'See metadata',
+  reveal: 'Reveal values',
+  update: 'Update values',
+  restore: 'Restore a version',
+  restart: 'Restart consuming apps',
+  delete: 'Delete',
+  manageAccess: 'Change access rules and description',
+};
+
+/** The permission each action needs, by name, for the reasons shown to the user. */
+export const PERMISSION_NAMES: Record<SecretAction, string> = {
+  read: 'krypton.secret.read',
+  reveal: 'krypton.secret.reveal',
+  update: 'krypton.secret.update',
+  restore: 'krypton.secret.restore',
+  restart: 'krypton.secret.restart',
+  delete: 'krypton.secret.delete',
+  manageAccess: 'krypton.secret.update',
+};
+
+export type SecretRole =
+  | 'admin'
+  | 'owner'
+  | 'editor'
+  | 'viewer'
+  | 'none'
+  | 'no-rules';
+
+export interface ActionDecision {
+  allowed: boolean;
+  /** Why not, in words for the user; set whenever allowed is false. */
+  reason?: string;
+}
+
+export type ActionDecisions = Record<SecretAction, ActionDecision>;
+
+export interface AccessInputs {
+  /** The Secret's rules as the backend reported them (normalized refs). */
+  rules: AccessRules;
+  principal: Principal;
+  /** Unknown while or when the deployment's settings could not be read. */
+  identityMode?: IdentityMode;
+  restartEnabled?: boolean;
+  /**
+   * Whether the backend served this Secret to the user, which it does only after the Secret's
+   * read rules passed on the server.
+   */
+  served: boolean;
+  /** The Backstage permission policy's answer per action. */
+  permitted: Record<SecretAction, boolean>;
+}
+
+function policyOf(inputs: AccessInputs): AccessPolicy {
+  // krypton.admins is backend-only configuration, so the frontend starts from no admins and
+  // infers admin rights from what the server served (see isInferredAdmin).
+  return {
+    admins: [],
+    rulesRequired: inputs.identityMode === 'serviceAccount',
+  };
+}
+
+/**
+ * The server applies the same rules before it serves a Secret, and only krypton.admins pass rules
+ * that deny them. So a served Secret whose rules deny this user read access means the user is an
+ * admin, and the rules must not hide actions the server will allow.
+ */
+function isInferredAdmin(inputs: AccessInputs): boolean {
+  return (
+    inputs.served &&
+    evaluateAccess(inputs.rules, inputs.principal, 'read', policyOf(inputs)) ===
+      'deny'
+  );
+}
+
+/** The user's standing under the Secret's rules, for the Access tab. */
+export function secretRole(inputs: AccessInputs): SecretRole {
+  if (isInferredAdmin(inputs)) return 'admin';
+  if (!hasAccessRules(inputs.rules)) return 'no-rules';
+  const allows = (action: SecretAction) =>
+    evaluateAccess(inputs.rules, inputs.principal, action, policyOf(inputs)) ===
+    'allow';
+  if (allows('manageAccess')) return 'owner';
+  if (allows('update')) return 'editor';
+  if (allows('reveal')) return 'viewer';
+  return 'none';
+}
+
+function ruleReason(action: SecretAction, inputs: AccessInputs): string {
+  if (!hasAccessRules(inputs.rules)) {
+    return 'This Secret has no access rules, and on this deployment (serviceAccount identity) only Krypton admins may use such Secrets.';
+  }
+  switch (action) {
+    case 'read':
+    case 'reveal':
+      return "You are not among the Secret's owners, editors or viewers.";
+    case 'update':
+    case 'restore':
+    case 'restart':
+      return "Only the Secret's editors and owners may do this.";
+    default:
+      return "Only the Secret's owners may do this.";
+  }
+}
+
+/**
+ * What the user may do with one Secret, as far as the frontend can tell: the permission policy,
+ * the Secret's access rules and the deployment's restart switch. Kubernetes RBAC is not visible
+ * here; the backend reports its refusals when the user acts.
+ */
+export function decideActions(inputs: AccessInputs): ActionDecisions {
+  const admin = isInferredAdmin(inputs);
+  const policy = policyOf(inputs);
+  const decide = (action: SecretAction): ActionDecision => {
+    // The backend checks the restart switch before anything else, so its reason comes first.
+    if (action === 'restart' && inputs.restartEnabled === false) {
+      return { allowed: false, reason: `${messages.restartDisabled}.` };
+    }
+    if (!inputs.permitted[action]) {
+      return {
+        allowed: false,
+        reason: `The Backstage permission policy does not grant ${PERMISSION_NAMES[action]}.`,
+      };
+    }
+    if (
+      !admin &&
+      evaluateAccess(inputs.rules, inputs.principal, action, policy) === 'deny'
+    ) {
+      return { allowed: false, reason: ruleReason(action, inputs) };
+    }
+    return { allowed: true };
+  };
+  const out = {} as ActionDecisions;
+  for (const action of SECRET_ACTIONS) out[action] = decide(action);
+  return out;
+}

@@ -1,0 +1,64 @@
+import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import {
+  KryptonApis,
+  baseUrl,
+  kryptonConfig,
+  summary,
+} from '../../__testUtils__/krypton';
+import { SecretDetail } from './SecretDetail';
+
+// A file of its own: usePermission caches decisions per permission for a whole test module.
+const server = setupServer();
+
+describe('SecretDetail without reveal and update permissions', () => {
+  registerMswTestHooks(server);
+
+  it('shows the summary and why the values are not shown, without reading them', async () => {
+    let valueReads = 0;
+    server.use(
+      http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
+        HttpResponse.json(
+          summary({ binaryKeys: ['blob'], keys: ['blob', 'password'] }),
+        ),
+      ),
+      http.get(`${baseUrl}/namespaces/demo/secrets/db`, () => {
+        valueReads += 1;
+        return HttpResponse.json({ error: 'not expected' }, { status: 500 });
+      }),
+    );
+    const asked: string[] = [];
+    await renderInTestApp(
+      <KryptonApis
+        authorize={(permission, resourceRef) => {
+          asked.push(`${permission} ${resourceRef ?? ''}`);
+          return !['krypton.secret.reveal', 'krypton.secret.update'].includes(
+            permission,
+          );
+        }}
+      >
+        <SecretDetail location={{ namespace: 'demo', name: 'db' }} />
+      </KryptonApis>,
+    );
+    expect(
+      await screen.findByText(
+        /You may see this Secret's metadata, but not its values\./,
+      ),
+    ).toHaveTextContent(
+      'The Backstage permission policy does not grant krypton.secret.reveal.',
+    );
+    const keys = screen.getByRole('table', { name: 'Keys' });
+    expect(
+      within(keys).getByRole('rowheader', { name: 'blob' }),
+    ).toBeInTheDocument();
+    expect(within(keys).getByText('binary')).toBeInTheDocument();
+    expect(screen.getByText('Database credentials')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(valueReads).toBe(0);
+    // Checked against the resolved cluster, as the backend checks them.
+    expect(asked).toContain('krypton.secret.reveal local/demo/db');
+  });
+});

@@ -1,0 +1,243 @@
+import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { messages } from '@krypton/plugin-krypton-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes } from 'react-router-dom';
+import {
+  KryptonApis,
+  baseUrl,
+  kryptonConfig,
+  secretDto,
+  summary,
+} from '../../__testUtils__/krypton';
+import { rootRouteRef } from '../../routes';
+import { KryptonPage } from '../KryptonPage';
+
+const server = setupServer();
+const SECRET_VALUE = 'hunter2-very-secret';
+
+/** The platform page at a Secret's address, as a link from the entity tab opens it. */
+function renderAt(path: string) {
+  return renderInTestApp(
+    <KryptonApis>
+      <Routes>
+        <Route path="/krypton/*" element={<KryptonPage />} />
+      </Routes>
+    </KryptonApis>,
+    { routeEntries: [path], mountedRoutes: { '/krypton': rootRouteRef } },
+  );
+}
+
+/** Serves one Secret of the default cluster, counting value reads. */
+function serve(
+  dto = secretDto(),
+  prefix = `${baseUrl}/namespaces/demo/secrets/db`,
+) {
+  const calls = { values: 0, puts: [] as unknown[] };
+  const { data: _data, binaryData: _binary, ...meta } = dto;
+  server.use(
+    http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+    http.get(`${prefix}/summary`, () => HttpResponse.json(meta)),
+    http.get(prefix, () => {
+      calls.values += 1;
+      return HttpResponse.json(dto);
+    }),
+  );
+  return calls;
+}
+
+const viewerRules = {
+  owners: ['user:default/bob'],
+  editors: [],
+  viewers: ['group:default/team-a'],
+};
+
+describe('SecretDetail', () => {
+  registerMswTestHooks(server);
+
+  it('shows the header and the values masked, with Edit for an owner', async () => {
+    const calls = serve();
+    await renderAt('/krypton/secret/demo/db');
+    expect(
+      await screen.findByRole('table', { name: 'Values' }),
+    ).toBeInTheDocument();
+    expect(document.body.textContent).not.toContain(SECRET_VALUE);
+    expect(screen.getAllByText('Hidden')).not.toHaveLength(0);
+    expect(calls.values).toBe(1);
+
+    const facts = screen.getByText('Version').closest('dl') as HTMLElement;
+    expect(within(facts).getByText('local')).toBeInTheDocument();
+    expect(within(facts).getByText('demo')).toBeInTheDocument();
+    expect(within(facts).getByText('3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Values' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+  });
+
+  it('shows the roles and what the user may do on the Access tab', async () => {
+    serve();
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db');
+    await user.click(await screen.findByRole('tab', { name: 'Access' }));
+
+    const panel = screen.getByRole('tabpanel');
+    expect(
+      within(panel).getByRole('list', { name: 'Owners' }),
+    ).toHaveTextContent('group:default/team-a');
+    expect(within(panel).getByText('Database credentials')).toBeInTheDocument();
+    expect(
+      within(panel).getByText('Owner: you may do everything with this Secret.'),
+    ).toBeInTheDocument();
+    const may = within(panel).getByRole('table', { name: 'What you may do' });
+    const rowOf = (label: string) =>
+      within(may)
+        .getByRole('rowheader', { name: label })
+        .closest('tr') as HTMLElement;
+    expect(within(rowOf('Reveal values')).getByText('Yes')).toBeInTheDocument();
+    expect(within(rowOf('Delete')).getByText('Yes')).toBeInTheDocument();
+    expect(
+      within(rowOf('Restart consuming apps')).getByText(
+        `${messages.restartDisabled}.`,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByRole('button', {
+        name: 'Edit access and description',
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('edits through SecretForm with the loaded revision and shows the saved Secret', async () => {
+    serve();
+    const puts: unknown[] = [];
+    server.use(
+      http.put(`${baseUrl}/namespaces/demo/secrets/db`, async ({ request }) => {
+        puts.push(await request.json());
+        return HttpResponse.json(
+          secretDto({
+            resourceVersion: '101',
+            description: 'Rotated credentials',
+          }),
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db');
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Secret db' });
+    // Owners may change the rules in the same form.
+    expect(within(form).getByLabelText('Owners')).toHaveValue(
+      'group:default/team-a',
+    );
+    const description = within(form).getByLabelText('Description');
+    await user.clear(description);
+    await user.type(description, 'Rotated credentials');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      resourceVersion: '100',
+      description: 'Rotated credentials',
+    });
+    expect(
+      await screen.findByRole('table', { name: 'Values' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Rotated credentials')).toBeInTheDocument();
+  });
+
+  it('hides Edit from a viewer and says why', async () => {
+    serve(secretDto({ access: viewerRules }));
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db');
+    expect(
+      await screen.findByRole('table', { name: 'Values' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(
+      screen.getByText(
+        "You cannot edit this Secret: Only the Secret's editors and owners may do this.",
+      ),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Access' }));
+    expect(
+      screen.getByText('Viewer: you may read and reveal.'),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Edit access and description' }),
+    ).toBeNull();
+    expect(
+      screen.getByText(
+        /Changing the rules or the description needs owner rights/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('addresses another cluster from the query and links back to its list', async () => {
+    serve(
+      secretDto({ cluster: 'prod' }),
+      `${baseUrl}/clusters/prod/namespaces/demo/secrets/db`,
+    );
+    await renderAt('/krypton/secret/demo/db?cluster=prod');
+    expect(
+      await screen.findByRole('table', { name: 'Values' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('prod / demo')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Krypton' })).toHaveAttribute(
+      'href',
+      '/krypton?cluster=prod&namespace=demo',
+    );
+  });
+
+  it("shows the server's message for a Secret that cannot be read", async () => {
+    server.use(
+      http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(`${baseUrl}/namespaces/demo/secrets/gone/summary`, () =>
+        HttpResponse.json({ error: messages.notFound }, { status: 404 }),
+      ),
+    );
+    await renderAt('/krypton/secret/demo/gone');
+    expect(await screen.findAllByText(messages.notFound)).not.toHaveLength(0);
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+
+  it('refuses an address that cannot name a served Secret without asking the backend', async () => {
+    await renderAt('/krypton/secret/demo/krypton-h-abc-v1');
+    expect(
+      screen.getByText(
+        'History snapshots are reached through their live Secret.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the metadata visible when the values route refuses', async () => {
+    server.use(
+      http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(`${baseUrl}/namespaces/demo/secrets/token/summary`, () =>
+        HttpResponse.json(
+          summary({
+            name: 'token',
+            type: 'kubernetes.io/service-account-token',
+          }),
+        ),
+      ),
+      http.get(`${baseUrl}/namespaces/demo/secrets/token`, () =>
+        HttpResponse.json(
+          { error: messages.serviceAccountTokenValues },
+          { status: 403 },
+        ),
+      ),
+    );
+    await renderAt('/krypton/secret/demo/token');
+    expect(
+      await screen.findAllByText(messages.serviceAccountTokenValues),
+    ).not.toHaveLength(0);
+    expect(screen.getByRole('table', { name: 'Keys' })).toHaveTextContent(
+      'password',
+    );
+  });
+});

@@ -1,0 +1,109 @@
+import {
+  InfoCard,
+  Progress,
+  ResponseErrorPanel,
+} from '@backstage/core-components';
+import { SecretDto, SecretSummary } from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { SecretLocation } from '../../api/KryptonApi';
+import { ActionDecisions } from '../access/decide';
+import { SecretForm } from '../edit';
+import { SecretValues } from '../values';
+import { KeyList } from './KeyList';
+import { SecretValuesState } from './useSecretValues';
+
+export interface ValuesTabProps {
+  location: SecretLocation;
+  summary: SecretSummary;
+  values: SecretValuesState;
+  decisions: ActionDecisions;
+  editing: boolean;
+  onEdit: (editing: boolean) => void;
+  onSaved: (secret: SecretDto) => void;
+}
+
+/** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
+export const ValuesTab = (props: ValuesTabProps) => {
+  const { location, summary, values, decisions, editing } = props;
+  if (!decisions.reveal.allowed) {
+    return (
+      <InfoCard title="Keys">
+        <Box mb={2}>
+          <Alert severity="info">
+            You may see this Secret's metadata, but not its values.{' '}
+            {decisions.reveal.reason}
+          </Alert>
+        </Box>
+        <KeyList secret={summary} />
+      </InfoCard>
+    );
+  }
+  if (values.error) {
+    return (
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <ResponseErrorPanel
+          error={values.error}
+          title="Could not load the values"
+        />
+        <InfoCard title="Keys">
+          <KeyList secret={summary} />
+        </InfoCard>
+      </Box>
+    );
+  }
+  const secret = values.secret;
+  if (!secret) return <Progress />;
+
+  if (editing) {
+    return (
+      <InfoCard
+        title="Edit Secret"
+        action={
+          <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
+        }
+      >
+        <SecretForm
+          // A fresh form (and draft) per Secret, pinned to the loaded revision.
+          key={`${secret.cluster}/${secret.namespace}/${secret.name}`}
+          mode="edit"
+          location={location}
+          initial={secret}
+          canEditAccess={decisions.manageAccess.allowed}
+          onSaved={props.onSaved}
+        />
+      </InfoCard>
+    );
+  }
+
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+        {decisions.update.allowed ? (
+          <Button
+            variant="contained"
+            color="primary"
+            onClick={() => props.onEdit(true)}
+          >
+            Edit
+          </Button>
+        ) : (
+          <Typography variant="body2" color="textSecondary">
+            You cannot edit this Secret: {decisions.update.reason}
+          </Typography>
+        )}
+        <Button variant="outlined" onClick={values.reload}>
+          Reload values
+        </Button>
+      </Box>
+      <SecretValues
+        data={secret.data}
+        binaryData={secret.binaryData}
+        keys={secret.keys}
+        title="Values"
+      />
+    </Box>
+  );
+};

@@ -1,0 +1,61 @@
+import { useApi } from '@backstage/core-plugin-api';
+import { SecretDto } from '@krypton/plugin-krypton-common';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+
+export interface SecretValuesState {
+  secret?: SecretDto;
+  loading: boolean;
+  error?: Error;
+  reload: () => void;
+  /** Takes a Secret the backend returned (after a save) as the current one. */
+  replace: (secret: SecretDto) => void;
+}
+
+/**
+ * The Secret with its values, fetched only while the user may reveal them: each fetch is audited
+ * as a value read, and a reader without reveal rights would only collect a 403.
+ */
+export function useSecretValues(
+  location: SecretLocation,
+  enabled: boolean,
+): SecretValuesState {
+  const api = useApi(kryptonApiRef);
+  const { cluster, namespace, name } = location;
+  const [state, setState] = useState<{
+    secret?: SecretDto;
+    loading: boolean;
+    error?: Error;
+  }>({ loading: enabled });
+  // Only the latest request may settle the state, so a slow earlier answer never wins.
+  const latest = useRef(0);
+
+  const load = useCallback(async () => {
+    const request = ++latest.current;
+    setState(s => ({ ...s, loading: true, error: undefined }));
+    try {
+      const secret = await api.getSecret({ cluster, namespace, name });
+      if (request === latest.current) setState({ secret, loading: false });
+    } catch (e) {
+      if (request === latest.current)
+        setState({ loading: false, error: e as Error });
+    }
+  }, [api, cluster, namespace, name]);
+
+  useEffect(() => {
+    if (enabled) {
+      load();
+    } else {
+      // Values the user may no longer reveal are dropped, not kept on screen.
+      latest.current += 1;
+      setState({ loading: false });
+    }
+  }, [enabled, load]);
+
+  const replace = useCallback((secret: SecretDto) => {
+    latest.current += 1;
+    setState({ secret, loading: false });
+  }, []);
+
+  return { ...state, reload: load, replace };
+}

@@ -1,0 +1,252 @@
+import { Progress, ResponseErrorPanel } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { usePermission } from '@backstage/plugin-permission-react';
+import {
+  IdentityMode,
+  SecretAction,
+  SecretSummary,
+  kryptonSecretUpdatePermission,
+} from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { FormEvent, useId, useMemo, useState } from 'react';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
+import {
+  ActionDecision,
+  SECRET_ACTIONS,
+  decideActions,
+} from '../access/decide';
+import { usePrincipal } from '../access/usePrincipal';
+import { secretResourceRef } from '../access/useSecretPermissions';
+import { AccessFields } from '../edit/AccessFields';
+import { errorMessage } from '../list/loadLinkedSecrets';
+import {
+  AdoptDraft,
+  adoptDraftFor,
+  buildAdoptRequest,
+  hasAdoptErrors,
+  validateAdoptDraft,
+} from './adoptForm';
+
+export interface AdoptDialogProps {
+  /** The namespace as the API addresses it (no cluster for the default cluster). */
+  location: NamespaceLocation;
+  identityMode?: IdentityMode;
+  onClose: () => void;
+  onAdopted: (secret: SecretSummary) => void;
+}
+
+/**
+ * Adopting writes the rules and description, so the backend asks for update and manageAccess on
+ * the picked Secret: the update permission and, where the Secret already has rules, owner rights.
+ */
+function useAdoptDecision(
+  secret: SecretSummary | undefined,
+  identityMode: IdentityMode | undefined,
+): ActionDecision | undefined {
+  const { principal } = usePrincipal();
+  const permission = usePermission({
+    permission: kryptonSecretUpdatePermission,
+    resourceRef: secret
+      ? secretResourceRef(secret.cluster, secret.namespace, secret.name)
+      : undefined,
+  });
+  return useMemo(() => {
+    if (!secret || !principal || permission.loading) return undefined;
+    const permitted = Object.fromEntries(
+      SECRET_ACTIONS.map(a => [a, permission.allowed]),
+    ) as Record<SecretAction, boolean>;
+    const decisions = decideActions({
+      rules: secret.access,
+      principal,
+      identityMode,
+      // The adoptable list holds only Secrets the server let this user read.
+      served: true,
+      permitted,
+    });
+    if (!decisions.update.allowed) return decisions.update;
+    return decisions.manageAccess;
+  }, [secret, principal, permission.loading, permission.allowed, identityMode]);
+}
+
+/** Picks an unmanaged Secret of the namespace and takes it into Krypton's management. */
+export const AdoptDialog = (props: AdoptDialogProps) => {
+  const api = useApi(kryptonApiRef);
+  const titleId = useId();
+  const fieldId = useId();
+  const reasonId = useId();
+  const { principal } = usePrincipal();
+  const { cluster, namespace } = props.location;
+  const adoptable = useAsyncRetry(
+    () => api.listSecrets({ cluster, namespace }, { adoptable: true }),
+    [api, cluster, namespace],
+  );
+  const [pickedName, setPickedName] = useState('');
+  const [draft, setDraft] = useState<AdoptDraft>();
+  const [touched, setTouched] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string>();
+
+  const items = adoptable.value?.items ?? [];
+  const picked = items.find(s => s.name === pickedName);
+  const decision = useAdoptDecision(picked, props.identityMode);
+  const errors = draft ? validateAdoptDraft(draft) : undefined;
+
+  const pick = (name: string) => {
+    setPickedName(name);
+    setSaveError(undefined);
+    setTouched(false);
+    const secret = items.find(s => s.name === name);
+    setDraft(
+      secret ? adoptDraftFor(secret, principal?.userEntityRef) : undefined,
+    );
+  };
+
+  let blocked: string | undefined;
+  if (!picked || !draft) blocked = 'Pick a Secret to adopt.';
+  else if (!decision) blocked = 'Checking your permissions…';
+  else if (!decision.allowed) blocked = decision.reason;
+  else if (errors && hasAdoptErrors(errors))
+    blocked = 'Fix the fields marked above.';
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (blocked !== undefined || !picked || !draft || saving) return;
+    setSaving(true);
+    setSaveError(undefined);
+    try {
+      const adopted = await api.adoptSecret(
+        { cluster, namespace, name: picked.name },
+        buildAdoptRequest(picked, draft),
+      );
+      props.onAdopted(adopted);
+    } catch (err) {
+      setSaveError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const reload = () => {
+    pick('');
+    adoptable.retry();
+  };
+
+  let body;
+  if (adoptable.error) {
+    body = <ResponseErrorPanel error={adoptable.error} />;
+  } else if (adoptable.loading && !adoptable.value) {
+    body = <Progress />;
+  } else if (items.length === 0) {
+    body = (
+      <Typography variant="body2">
+        There are no unmanaged Secrets in {namespace} that you may adopt.
+      </Typography>
+    );
+  } else {
+    body = (
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id={`${fieldId}-secret`}
+          select
+          label="Secret to adopt"
+          value={pickedName}
+          onChange={e => pick(e.target.value)}
+          SelectProps={{ native: true }}
+          variant="outlined"
+        >
+          <option value="">Choose a Secret</option>
+          {items.map(s => (
+            <option key={s.name} value={s.name}>
+              {s.name} ({s.type})
+            </option>
+          ))}
+        </TextField>
+        {picked && draft && (
+          <>
+            <Typography variant="body2" color="textSecondary">
+              Keys: {picked.keys.join(', ') || 'none'}. Revision{' '}
+              {picked.resourceVersion}: adopting is refused if the Secret
+              changes meanwhile.
+            </Typography>
+            <TextField
+              id={`${fieldId}-description`}
+              label="Description"
+              value={draft.description}
+              onChange={e =>
+                setDraft({ ...draft, description: e.target.value })
+              }
+              error={errors?.description !== undefined}
+              helperText={errors?.description}
+              multiline
+              variant="outlined"
+            />
+            <AccessFields
+              values={draft.access}
+              errors={touched && errors ? errors.access : {}}
+              onChange={(role, value) =>
+                setDraft({
+                  ...draft,
+                  access: { ...draft.access, [role]: value },
+                })
+              }
+            />
+          </>
+        )}
+        {saveError && (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" onClick={reload}>
+                Reload list
+              </Button>
+            }
+          >
+            {saveError}
+          </Alert>
+        )}
+      </Box>
+    );
+  }
+
+  return (
+    <Dialog
+      open
+      onClose={props.onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+    >
+      <form onSubmit={submit} noValidate aria-label="Adopt a Secret">
+        <DialogTitle id={titleId}>Adopt a Secret in {namespace}</DialogTitle>
+        <DialogContent>{body}</DialogContent>
+        <DialogActions>
+          {blocked && picked && (
+            <Typography variant="body2" color="textSecondary" id={reasonId}>
+              {blocked}
+            </Typography>
+          )}
+          <Button onClick={props.onClose}>Cancel</Button>
+          <Button
+            type="submit"
+            variant="contained"
+            color="primary"
+            disabled={blocked !== undefined || saving}
+            aria-describedby={blocked && picked ? reasonId : undefined}
+          >
+            {saving ? 'Adopting…' : 'Adopt'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+};

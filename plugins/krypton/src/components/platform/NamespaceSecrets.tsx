@@ -1,0 +1,133 @@
+import { Link, ResponseErrorPanel } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { usePermission } from '@backstage/plugin-permission-react';
+import {
+  IdentityMode,
+  kryptonSecretCreatePermission,
+} from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { useId, useMemo, useState } from 'react';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { SecretTable } from '../list/SecretTable';
+import { summaryRow } from '../list/secretRows';
+import { SecretHref } from '../secretLink';
+import { AdoptDialog } from './AdoptDialog';
+import { CreateSecretDialog } from './CreateSecretDialog';
+
+export interface NamespaceSecretsProps {
+  /** The namespace as the API addresses it (no cluster for the default cluster). */
+  location: NamespaceLocation;
+  identityMode?: IdentityMode;
+  href?: SecretHref;
+}
+
+const CREATE_DENIED =
+  'The Backstage permission policy does not grant krypton.secret.create.';
+
+/** The Secrets of one namespace, with create and adopt. */
+export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
+  const api = useApi(kryptonApiRef);
+  const reasonId = useId();
+  const { cluster, namespace } = props.location;
+  const list = useAsyncRetry(
+    () => api.listSecrets({ cluster, namespace }),
+    [api, cluster, namespace],
+  );
+  const create = usePermission({ permission: kryptonSecretCreatePermission });
+  const [dialog, setDialog] = useState<'create' | 'adopt'>();
+  const [notice, setNotice] = useState<{ text: string; name: string }>();
+  const rows = useMemo(
+    () =>
+      (list.value?.items ?? []).map(s =>
+        summaryRow(s, { cluster, namespace: s.namespace, name: s.name }),
+      ),
+    [list.value, cluster],
+  );
+
+  const done = (text: string, name: string) => {
+    setDialog(undefined);
+    setNotice({ text, name });
+    list.retry();
+  };
+
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      <Box
+        display="flex"
+        alignItems="center"
+        flexWrap="wrap"
+        style={{ gap: 16 }}
+      >
+        <Button
+          variant="contained"
+          color="primary"
+          onClick={() => setDialog('create')}
+          disabled={!create.allowed}
+          aria-describedby={
+            !create.loading && !create.allowed ? reasonId : undefined
+          }
+        >
+          Create Secret
+        </Button>
+        <Button variant="outlined" onClick={() => setDialog('adopt')}>
+          Adopt a Secret
+        </Button>
+        {!create.loading && !create.allowed && (
+          <Typography variant="body2" color="textSecondary" id={reasonId}>
+            {CREATE_DENIED}
+          </Typography>
+        )}
+      </Box>
+      {notice && (
+        <Alert severity="success" onClose={() => setNotice(undefined)}>
+          {notice.text}{' '}
+          {props.href && (
+            <Link to={props.href({ cluster, namespace, name: notice.name })}>
+              Open {notice.name}
+            </Link>
+          )}
+        </Alert>
+      )}
+      {list.error ? (
+        <ResponseErrorPanel
+          error={list.error}
+          title="Could not list the Secrets"
+        />
+      ) : (
+        <SecretTable
+          title={`Secrets in ${namespace}`}
+          rows={rows}
+          href={props.href}
+          search
+          isLoading={list.loading}
+          emptyContent={
+            <Box p={2}>
+              <Typography variant="body2">
+                Krypton serves no Secrets in {namespace} to you.
+              </Typography>
+            </Box>
+          }
+        />
+      )}
+      {dialog === 'create' && (
+        <CreateSecretDialog
+          location={props.location}
+          onClose={() => setDialog(undefined)}
+          onCreated={s => done(`Created ${s.name}.`, s.name)}
+        />
+      )}
+      {dialog === 'adopt' && (
+        <AdoptDialog
+          location={props.location}
+          identityMode={props.identityMode}
+          onClose={() => setDialog(undefined)}
+          onAdopted={s => done(`Adopted ${s.name}.`, s.name)}
+        />
+      )}
+    </Box>
+  );
+};

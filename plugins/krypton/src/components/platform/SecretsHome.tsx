@@ -1,0 +1,99 @@
+import {
+  Content,
+  Header,
+  Page,
+  Progress,
+  ResponseErrorPanel,
+  WarningPanel,
+} from '@backstage/core-components';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { useSearchParams } from 'react-router-dom';
+import { useKryptonConfig } from '../access/useKryptonConfig';
+import { StorageOperatorSection } from '../operator/StorageOperatorSection';
+import { useSecretHref } from '../secretLink';
+import { LocationPicker } from './LocationPicker';
+import { NamespaceSecrets } from './NamespaceSecrets';
+
+/**
+ * The platform page's list view. The cluster and namespace live in the address (?cluster=,
+ * ?namespace=), so that coming back from a Secret shows the same list.
+ */
+export const SecretsHome = () => {
+  const { config, loading, error } = useKryptonConfig();
+  const [params, setParams] = useSearchParams();
+  const href = useSecretHref();
+
+  const defaultCluster = config?.defaultCluster;
+  const asked = params.get('cluster') || undefined;
+  const cluster = asked ?? defaultCluster ?? '';
+  const namespace = params.get('namespace') ?? '';
+  // Requests and links name the cluster only when it is not the default one.
+  const apiCluster =
+    cluster && cluster !== defaultCluster ? cluster : undefined;
+
+  const choose = (next: { cluster: string; namespace: string }) => {
+    const query: Record<string, string> = {};
+    if (next.cluster && next.cluster !== defaultCluster)
+      query.cluster = next.cluster;
+    if (next.namespace) query.namespace = next.namespace;
+    setParams(query);
+  };
+
+  let main;
+  if (loading) {
+    main = <Progress />;
+  } else if (error || !config) {
+    main = (
+      <ResponseErrorPanel
+        error={error ?? new Error('Krypton did not answer.')}
+        title="Could not read Krypton's settings"
+      />
+    );
+  } else {
+    main = (
+      <>
+        {config.error && (
+          <WarningPanel
+            title="Krypton's configuration is invalid"
+            message={config.error}
+          />
+        )}
+        <LocationPicker
+          clusters={
+            config.clusters.includes(cluster)
+              ? config.clusters
+              : [...config.clusters, cluster]
+          }
+          cluster={cluster}
+          namespace={namespace}
+          onChange={choose}
+        />
+        {namespace ? (
+          <NamespaceSecrets
+            key={`${apiCluster ?? ''}/${namespace}`}
+            location={{ cluster: apiCluster, namespace }}
+            identityMode={config.identityMode}
+            href={href}
+          />
+        ) : (
+          <Typography variant="body2" color="textSecondary">
+            Choose a namespace to list its Secrets.
+          </Typography>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Page themeId="tool">
+      <Header title="Krypton" subtitle="Versioned Kubernetes Secrets" />
+      <Content>
+        <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+          {main}
+          {!loading && <StorageOperatorSection cluster={apiCluster} />}
+        </Box>
+      </Content>
+    </Page>
+  );
+};

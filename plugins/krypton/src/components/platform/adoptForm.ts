@@ -1,0 +1,91 @@
+import {
+  AccessRules,
+  AdoptSecretRequest,
+  SecretSummary,
+  tryNormalizeEntityRef,
+} from '@krypton/plugin-krypton-common';
+import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from '../edit/draft';
+
+const MAX_DESCRIPTION = 2048;
+const MAX_REFS = 100;
+
+export interface AdoptDraft {
+  description: string;
+  access: Record<AccessRole, string>;
+}
+
+export interface AdoptErrors {
+  description?: string;
+  access: Partial<Record<AccessRole, string>>;
+}
+
+/**
+ * The form's start for a picked Secret: its own description and rules. A Secret without owners
+ * gets the adopting user as owner, so that someone may manage it afterwards; the user sees and may
+ * change this before adopting.
+ */
+export function adoptDraftFor(
+  secret: SecretSummary,
+  userEntityRef: string | undefined,
+): AdoptDraft {
+  const owners =
+    secret.access.owners.length === 0 && userEntityRef
+      ? [userEntityRef]
+      : secret.access.owners;
+  return {
+    description: secret.description ?? '',
+    access: {
+      owners: formatRefs(owners),
+      editors: formatRefs(secret.access.editors),
+      viewers: formatRefs(secret.access.viewers),
+    },
+  };
+}
+
+export function validateAdoptDraft(draft: AdoptDraft): AdoptErrors {
+  const errors: AdoptErrors = { access: {} };
+  if (draft.description.length > MAX_DESCRIPTION) {
+    errors.description = `Use at most ${MAX_DESCRIPTION} characters.`;
+  }
+  for (const role of ACCESS_ROLES) {
+    const refs = splitRefs(draft.access[role]);
+    const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
+    if (bad !== undefined) {
+      errors.access[role] = `"${bad.slice(
+        0,
+        64,
+      )}" is not a user or group entity ref such as user:default/alice.`;
+    } else if (refs.length > MAX_REFS) {
+      errors.access[role] = `List at most ${MAX_REFS} entity refs.`;
+    }
+  }
+  return errors;
+}
+
+export const hasAdoptErrors = (errors: AdoptErrors) =>
+  errors.description !== undefined || Object.keys(errors.access).length > 0;
+
+/**
+ * The adopt body: the revision the picker listed, so that a Secret changed since is refused with
+ * 409 rather than adopted unseen, and the complete rules and description as the form shows them.
+ */
+export function buildAdoptRequest(
+  secret: SecretSummary,
+  draft: AdoptDraft,
+): AdoptSecretRequest {
+  const access = {} as AccessRules;
+  for (const role of ACCESS_ROLES) {
+    access[role] = [
+      ...new Set(
+        splitRefs(draft.access[role]).map(
+          ref => tryNormalizeEntityRef(ref) ?? ref,
+        ),
+      ),
+    ];
+  }
+  return {
+    resourceVersion: secret.resourceVersion,
+    description: draft.description,
+    access,
+  };
+}
