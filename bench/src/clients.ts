@@ -1,0 +1,128 @@
+import { binDir, testClusterState } from '@krypton/kube-testenv';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
+import { join } from 'node:path';
+
+/** Sends one request on a keep-alive agent and reads the whole answer; fails on another status. */
+export function send(
+  url: string,
+  options: {
+    agent: http.Agent;
+    method?: string;
+    headers?: Record<string, string | string[]>;
+    body?: string;
+    expect: number | number[];
+  },
+): Promise<Buffer> {
+  const lib = url.startsWith('https:') ? https : http;
+  const expected = ([] as number[]).concat(options.expect);
+  return new Promise((resolve, reject) => {
+    const req = lib.request(
+      url,
+      {
+        agent: options.agent,
+        method: options.method ?? 'GET',
+        headers: {
+          Accept: 'application/json',
+          ...(options.body ? { 'Content-Type': 'application/json' } : {}),
+          ...options.headers,
+        },
+      },
+      res => {
+        const chunks: Buffer[] = [];
+        res.on('data', c => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (!expected.includes(res.statusCode ?? 0)) {
+            reject(
+              new Error(
+                `${options.method ?? 'GET'} ${url}: ${
+                  res.statusCode
+                } ${body.subarray(0, 500)}`,
+              ),
+            );
+          } else resolve(body);
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Sends a JSON request and parses the JSON answer. */
+export async function sendJson<T>(
+  url: string,
+  options: Parameters<typeof send>[1],
+): Promise<T> {
+  return JSON.parse((await send(url, options)).toString('utf8')) as T;
+}
+
+/** Runs `items` through `run` with at most `limit` calls at once. */
+export async function bounded<T>(
+  items: T[],
+  limit: number,
+  run: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await run(item);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, worker),
+  );
+}
+
+/** Runs a program to its end and returns its standard output; fails on a non-zero exit. */
+export function runProgram(
+  file: string,
+  args: string[],
+  options: { input?: string } = {},
+): Promise<{ stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout!.on('data', c => out.push(c));
+    child.stderr!.on('data', c => {
+      stderr = (stderr + String(c)).slice(-200_000);
+    });
+    child.on('error', reject);
+    child.on('close', code => {
+      if (code === 0) resolve({ stdout: Buffer.concat(out), stderr });
+      else
+        reject(
+          new Error(
+            `${file} ${args.join(' ')} exited with ${code}: ${stderr.slice(
+              -2000,
+            )}`,
+          ),
+        );
+    });
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
+/**
+ * kubectl from the same Kubernetes release as the control plane, as the admin of the bench's
+ * control plane, with a discovery cache of its own (warm after the first call, as a user's is).
+ */
+export function kubectl(cacheDir: string) {
+  const file = join(binDir(), 'kubectl');
+  const kubeconfig = testClusterState().identities.admin.kubeconfig;
+  return (args: string[]) =>
+    runProgram(file, [
+      '--kubeconfig',
+      kubeconfig,
+      '--cache-dir',
+      cacheDir,
+      ...args,
+    ]);
+}
