@@ -13,48 +13,8 @@ import { KubeTransport } from '@krypton/plugin-krypton-backend/src/kubernetes/tr
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { send } from './clients';
 import { formatTable, measure } from './measure';
-
-/** Sends one request on a keep-alive agent and drains the answer; fails on an unexpected status. */
-function send(
-  url: string,
-  options: {
-    agent: http.Agent;
-    method?: string;
-    headers?: Record<string, string | string[]>;
-    body?: string;
-    expect: number;
-  },
-): Promise<Buffer> {
-  const lib = url.startsWith('https:') ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = lib.request(
-      url,
-      {
-        agent: options.agent,
-        method: options.method ?? 'GET',
-        headers: {
-          Accept: 'application/json',
-          ...(options.body ? { 'Content-Type': 'application/json' } : {}),
-          ...options.headers,
-        },
-      },
-      res => {
-        const chunks: Buffer[] = [];
-        res.on('data', c => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          if (res.statusCode !== options.expect) {
-            reject(new Error(`${url}: ${res.statusCode} ${body}`));
-          } else resolve(body);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 // GET and PUT latency of one Secret through Krypton over HTTP, against raw keep-alive requests of
 // the same Secret on the same kube-apiserver, measured in one run.
