@@ -11,15 +11,9 @@ export function toKryptonError(err: unknown): KryptonError {
       ? new KryptonError('unauthenticated', messages.unauthenticated)
       : new KryptonError('forbidden', messages.forbiddenPermission);
   }
-  // body-parser errors
+  // body-parser errors (the raw reader: JSON itself is parsed by parseJsonBody)
   if (e?.type === 'entity.too.large')
     return new KryptonError('too_large', messages.tooLarge);
-  if (e?.type === 'entity.parse.failed') {
-    return new KryptonError(
-      'invalid_request',
-      'The request body is not valid JSON.',
-    );
-  }
   if (typeof e?.type === 'string' && e.status === 415) {
     return new KryptonError(
       'invalid_request',

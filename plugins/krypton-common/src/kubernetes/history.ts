@@ -111,15 +111,22 @@ export class SecretHistory {
    */
   async inventory(namespace: string, uid: string): Promise<SnapshotRecord[]> {
     const out: SnapshotRecord[] = [];
-    const labelSelector = historySelector(this.keys, await hash32(uid));
+    const uidHash = await hash32(uid);
+    const labelSelector = historySelector(this.keys, uidHash);
+    // Every record of this inventory binds the same UID: hash it once, not once per record.
+    const hash = (text: string) =>
+      text === uid ? Promise.resolve(uidHash) : hash32(text);
     try {
       for await (const page of readInventory(
         request => this.gateway.listMetadata(SECRETS, namespace, request),
         { labelSelector },
       )) {
         for (const item of page) {
-          const record = await readSnapshotRecord(item, this.keys);
-          if (record && record.sourceUid === uid) out.push(record);
+          // A record of another UID is dropped anyway; skip its validation.
+          if (item.metadata.annotations?.[this.keys.sourceUid] !== uid)
+            continue;
+          const record = await readSnapshotRecord(item, this.keys, hash);
+          if (record) out.push(record);
         }
       }
     } catch (err) {

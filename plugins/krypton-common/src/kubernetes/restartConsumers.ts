@@ -118,6 +118,7 @@ function withMessage<
 /** A workload of a complete inventory that references the Secret. */
 interface Match {
   kind: WorkloadKind;
+  type: ResourceType<Workload>;
   workload: Workload;
   usages: SecretUsage[];
 }
@@ -215,7 +216,8 @@ export class RestartConsumers {
                 ? workload.spec.template
                 : undefined;
               const usages = findSecretUsages(template, secretName);
-              if (usages.length > 0) matches.push({ kind, workload, usages });
+              if (usages.length > 0)
+                matches.push({ kind, type, workload, usages });
             }
           }
           return { kind, matches };
@@ -300,10 +302,9 @@ export class RestartConsumers {
         kind: m.kind,
         name: m.workload.metadata.name!,
       };
-      const type = KINDS.find(([kind]) => kind === m.kind)![1];
       try {
         await this.options.gateway.patch(
-          type,
+          m.type,
           namespace,
           ref.name,
           this.patchFor(m.workload, at),

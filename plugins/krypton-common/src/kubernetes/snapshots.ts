@@ -73,6 +73,7 @@ export interface SnapshotRecord {
 export async function readSnapshotRecord(
   object: KubeObject,
   keys: KryptonKeys,
+  hash: (text: string) => Promise<string> = hash32,
 ): Promise<SnapshotRecord | undefined> {
   const { metadata } = object;
   const labels = metadata.labels ?? {};
@@ -111,10 +112,10 @@ export async function readSnapshotRecord(
   } catch {
     return undefined;
   }
-  const uidHash = await hash32(sourceUid);
+  const uidHash = await hash(sourceUid);
   if (uidHash !== nameHash || uidHash !== labels[keys.sourceUid])
     return undefined;
-  if ((await hash32(sourceRv)) !== labels[keys.sourceResourceVersion])
+  if ((await hash(sourceRv)) !== labels[keys.sourceResourceVersion])
     return undefined;
   const keyList = annotations[keys.keys];
   const record: SnapshotRecord = {
