@@ -61,3 +61,19 @@ ensure_toolchain() {
   # Corepack would otherwise try to fetch its own Yarn for "packageManager".
   export COREPACK_ENABLE_STRICT=0
 }
+
+# Debian's Chromium for the browser tests, installed the way Playwright's --with-deps installs its
+# dependencies: apt-get as root, through sudo otherwise. Never a browser download.
+ensure_chromium() {
+  local bin="${KRYPTON_CHROMIUM:-/usr/bin/chromium}"
+  if [ -x "$bin" ]; then
+    return
+  fi
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    sudo=(sudo)
+  fi
+  log "$bin is missing; installing Debian's chromium package with apt-get"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+}

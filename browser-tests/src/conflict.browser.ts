@@ -1,0 +1,78 @@
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  createManagedSecret,
+  decodeValue,
+  detailPath,
+  launchBrowser,
+  readSecret,
+  screenshot,
+  signedInContext,
+} from './support';
+
+const SECRET = 'browser-two-tabs';
+
+async function openEditor(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(detailPath(SECRET));
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('form', { name: `Edit Secret ${SECRET}` }).waitFor();
+  return page;
+}
+
+async function setValue(page: Page, key: string, value: string) {
+  const field = page.getByRole('textbox', { name: `Value of ${key}` });
+  await field.fill(value);
+}
+
+describe('editing one Secret in two tabs', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await signedInContext(browser);
+    await createManagedSecret(SECRET, { color: 'red' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('gives the second save a conflict prompt, and Reload latest recovers', async () => {
+    const first = await openEditor(context);
+    const second = await openEditor(context);
+
+    await setValue(first, 'color', 'green');
+    await first.getByRole('button', { name: 'Save' }).click();
+    await first.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    expect(decodeValue(await readSecret(SECRET), 'color')).toBe('green');
+
+    await setValue(second, 'color', 'blue');
+    await second.getByRole('button', { name: 'Save' }).click();
+    const prompt = second.getByRole('dialog', {
+      name: 'This Secret changed since you loaded it.',
+    });
+    await prompt.waitFor();
+    await screenshot(second, 'edit-conflict-prompt');
+    // Nothing was written over the first tab's save.
+    expect(decodeValue(await readSecret(SECRET), 'color')).toBe('green');
+
+    await prompt.getByRole('button', { name: 'Reload latest' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    // The draft now starts from the live Secret: the first tab's value and its revision.
+    const field = second.getByRole('textbox', { name: 'Value of color' });
+    await expect(field.inputValue()).resolves.toBe('green');
+    const live = await readSecret(SECRET);
+    await second
+      .getByText(`loaded revision ${live.metadata.resourceVersion}`, {
+        exact: false,
+      })
+      .waitFor();
+
+    await setValue(second, 'color', 'blue');
+    await second.getByRole('button', { name: 'Save' }).click();
+    await second.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    const saved = await readSecret(SECRET);
+    expect(decodeValue(saved, 'color')).toBe('blue');
+    // Each save kept the state before it: version 1 (red) and version 2 (green).
+    expect(saved.metadata.annotations?.['krypton.io/version']).toBe('3');
+  });
+});

@@ -1,0 +1,48 @@
+import { Browser, BrowserContext } from 'playwright-core';
+import {
+  clipboardText,
+  createManagedSecret,
+  detailPath,
+  launchBrowser,
+  screenshot,
+  signedInContext,
+} from './support';
+
+const SECRET = 'browser-large-value';
+// 200,000 UTF-16 code units, with a marker at the end that a truncated copy would lose.
+const VALUE = `${'0123456789'.repeat(19_999)}END-MARKER`;
+
+describe('a value over the preview limit', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await signedInContext(browser);
+    await createManagedSecret(SECRET, { 'big.txt': VALUE });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the fallback notice, while Copy gives the whole value', async () => {
+    expect(VALUE).toHaveLength(200_000);
+    const page = await context.newPage();
+    await page.goto(detailPath(SECRET));
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'big.txt' }) });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Expand value' }).click();
+    await page
+      .getByText(
+        'This value is larger than 131,072 characters, so it is shown as raw text.',
+      )
+      .waitFor();
+    await screenshot(page, 'large-value-fallback');
+
+    await row.getByRole('button', { name: 'Copy' }).click();
+    await row.getByText('Copied').waitFor();
+    await expect(clipboardText(page)).resolves.toBe(VALUE);
+    await page.close();
+  });
+});

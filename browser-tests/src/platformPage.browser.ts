@@ -1,0 +1,88 @@
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DEMO_NAMESPACE,
+  decodeValue,
+  kubectlApply,
+  launchBrowser,
+  readSecret,
+  screenshot,
+  signedInContext,
+} from './support';
+
+const CREATED = 'browser-created';
+const ADOPTED = 'browser-adopted';
+
+async function openNamespace(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto('/krypton');
+  const picker = page.getByRole('form', { name: 'Choose a namespace' });
+  await picker.getByLabel('Namespace').fill(DEMO_NAMESPACE);
+  await picker.getByRole('button', { name: 'Show Secrets' }).click();
+  await page.getByRole('link', { name: 'database-credentials' }).waitFor();
+  return page;
+}
+
+describe('the platform page', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await signedInContext(browser);
+    // An unmanaged Secret, as kubectl or another tool would have made it.
+    await kubectlApply({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: ADOPTED, namespace: DEMO_NAMESPACE },
+      type: 'Opaque',
+      stringData: { token: 'made-elsewhere' },
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('lists a namespace and creates a Secret with the edit form', async () => {
+    const page = await openNamespace(context);
+    await screenshot(page, 'platform-namespace');
+    await page.getByRole('button', { name: 'Create Secret' }).click();
+    const form = page.getByRole('form', { name: 'Create Secret' });
+    await form.getByLabel('Name', { exact: false }).first().fill(CREATED);
+    await form.getByLabel('Description').fill('Made by the browser tests.');
+    await form.getByRole('textbox', { name: 'Key 1' }).fill('api-key');
+    await form
+      .getByRole('textbox', { name: 'Value of api-key' })
+      .fill('s3cr3t');
+    await screenshot(page, 'platform-create');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: `Open ${CREATED}` }).waitFor();
+
+    const created = await readSecret(CREATED);
+    expect(decodeValue(created, 'api-key')).toBe('s3cr3t');
+    expect(created.metadata.annotations?.['krypton.io/description']).toBe(
+      'Made by the browser tests.',
+    );
+    await page.getByRole('link', { name: CREATED, exact: true }).waitFor();
+  });
+
+  it('adopts an unmanaged Secret with a description and access rules', async () => {
+    const page = await openNamespace(context);
+    await page.getByRole('button', { name: 'Adopt a Secret' }).click();
+    const form = page.getByRole('form', { name: 'Adopt a Secret' });
+    await form.getByLabel('Secret to adopt').selectOption(ADOPTED);
+    await form.getByLabel('Description').fill('Adopted by the browser tests.');
+    await form.getByLabel('Owners').fill('group:default/team-a');
+    await form.getByLabel('Viewers').fill('group:default/platform');
+    await screenshot(page, 'platform-adopt');
+    await form.getByRole('button', { name: 'Adopt', exact: true }).click();
+    await page.getByRole('link', { name: `Open ${ADOPTED}` }).waitFor();
+
+    const adopted = await readSecret(ADOPTED);
+    expect(adopted.metadata.annotations).toMatchObject({
+      'krypton.io/description': 'Adopted by the browser tests.',
+      'krypton.io/owners': 'group:default/team-a',
+      'krypton.io/viewers': 'group:default/platform',
+    });
+    expect(adopted.metadata.labels?.['krypton.io/managed-by']).toBe('krypton');
+    expect(decodeValue(adopted, 'token')).toBe('made-elsewhere');
+  });
+});

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  Browser,
+  BrowserContext,
+  Page,
+  Request,
+  chromium,
+} from 'playwright-core';
+import { PortalStackInfo, STACK_ENV } from './portal/stack';
+
+const execFileAsync = promisify(execFile);
+
+/** The flags the brief gives for Debian's Chromium in a container without a display. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const DEMO_NAMESPACE = 'krypton-demo';
+
+export function stack(): PortalStackInfo {
+  const raw = process.env[STACK_ENV];
+  if (!raw) {
+    throw new Error(
+      `${STACK_ENV} is not set: run the browser tests with yarn test:browser`,
+    );
+  }
+  return JSON.parse(raw) as PortalStackInfo;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.KRYPTON_CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * A browser context signed in as the demo's guest (user:default/guest of team-a), allowed to use
+ * the clipboard so that Copy can be checked against what it really wrote.
+ */
+export async function signedInContext(
+  browser: Browser,
+): Promise<BrowserContext> {
+  const { appUrl } = stack();
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+    baseURL: appUrl,
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: appUrl,
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  const enter = page.getByRole('button', { name: 'Enter' });
+  await enter.click();
+  await enter.waitFor({ state: 'detached' });
+  await page.close();
+  return context;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({
+    path: join(stack().artifactsDir, `${name}.png`),
+    fullPage: true,
+  });
+}
+
+export async function clipboardText(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** kubectl as the control plane's admin, for setting up and checking cluster state. */
+export async function kubectl(...args: string[]): Promise<string> {
+  const { kubectl: bin, adminKubeconfig } = stack();
+  const { stdout } = await execFileAsync(
+    bin,
+    ['--kubeconfig', adminKubeconfig, ...args],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** Applies a manifest given as an object, through kubectl's stdin. */
+export async function kubectlApply(manifest: object): Promise<void> {
+  const { kubectl: bin, adminKubeconfig } = stack();
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(
+      bin,
+      ['--kubeconfig', adminKubeconfig, 'apply', '-f', '-'],
+      err => (err ? reject(err) : resolve()),
+    );
+    child.stdin!.end(JSON.stringify(manifest));
+  });
+}
+
+interface SecretObject {
+  metadata: {
+    resourceVersion: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+  };
+  data?: Record<string, string>;
+}
+
+export async function readSecret(
+  name: string,
+  namespace = DEMO_NAMESPACE,
+): Promise<SecretObject> {
+  return JSON.parse(
+    await kubectl('get', 'secret', name, '-n', namespace, '-o', 'json'),
+  ) as SecretObject;
+}
+
+export function decodeValue(secret: SecretObject, key: string): string {
+  return Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8');
+}
+
+/**
+ * A Secret managed by Krypton in the demo namespace, owned by the guest's team, with the given
+ * text values; each test uses Secrets of its own.
+ */
+export async function createManagedSecret(
+  name: string,
+  values: Record<string, string>,
+  annotations: Record<string, string> = {},
+): Promise<void> {
+  await kubectlApply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name,
+      namespace: DEMO_NAMESPACE,
+      labels: { 'krypton.io/managed-by': 'krypton' },
+      annotations: {
+        'krypton.io/version': '1',
+        'krypton.io/owners': 'group:default/team-a',
+        ...annotations,
+      },
+    },
+    type: 'Opaque',
+    stringData: values,
+  });
+}
+
+export function detailPath(name: string, namespace = DEMO_NAMESPACE): string {
+  return `/krypton/secret/${namespace}/${name}`;
+}
+
+/**
+ * Records what a page asks the network for and every dialog it opens, so that a test can prove
+ * that rendering something loaded and ran nothing.
+ */
+export function watchPage(page: Page) {
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  const onRequest = (request: Request) => requests.push(request.url());
+  page.on('request', onRequest);
+  page.on('dialog', dialog => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    dialog.dismiss().catch(() => undefined);
+  });
+  return {
+    requests,
+    dialogs,
+    /** Requests made from a given moment on. */
+    since: (mark: number) => requests.slice(mark),
+  };
+}
