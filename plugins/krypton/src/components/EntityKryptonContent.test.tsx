@@ -109,10 +109,18 @@ describe('EntityKryptonContent', () => {
       screen.getByText('1 Secret(s) match app=payments in payments.'),
     ).toBeInTheDocument();
 
+    // Links carry the entity, whose workloads the Consumers tab lists first.
+    const entity = 'entity=component%3Adefault%2Fc';
     const db = row('db');
     expect(within(db).getByRole('link', { name: 'db' })).toHaveAttribute(
       'href',
-      '/krypton/secret/demo/db',
+      `/krypton/secret/demo/db?${entity}`,
+    );
+    expect(
+      within(db).getByRole('link', { name: 'Roll back db…' }),
+    ).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/db?tab=history&rollback=1&${entity}`,
     );
     expect(within(db).getByText('3')).toBeInTheDocument();
     expect(
@@ -124,7 +132,10 @@ describe('EntityKryptonContent', () => {
     const remote = row('remote');
     expect(
       within(remote).getByRole('link', { name: 'remote' }),
-    ).toHaveAttribute('href', '/krypton/secret/demo/remote?cluster=prod');
+    ).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/remote?cluster=prod&${entity}`,
+    );
     expect(within(remote).getByText('invalid counter')).toBeInTheDocument();
     expect(
       within(remote).getByText('Deleting since 2026-11-30T12:00:00Z'),
@@ -132,6 +143,7 @@ describe('EntityKryptonContent', () => {
 
     const gone = row('gone');
     expect(within(gone).getByText(messages.notFound)).toBeInTheDocument();
+    // Neither a link nor Roll back… for a Secret that cannot be read.
     expect(within(gone).queryByRole('link')).toBeNull();
     const signing = row('signing');
     expect(
@@ -140,7 +152,7 @@ describe('EntityKryptonContent', () => {
 
     expect(
       within(row('api-key')).getByRole('link', { name: 'api-key' }),
-    ).toHaveAttribute('href', '/krypton/secret/payments/api-key');
+    ).toHaveAttribute('href', `/krypton/secret/payments/api-key?${entity}`);
   });
 
   it('lists a Secret that is both named and selected once', async () => {

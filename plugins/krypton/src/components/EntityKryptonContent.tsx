@@ -1,8 +1,10 @@
 import {
   EmptyState,
+  Link,
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useApi } from '@backstage/core-plugin-api';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import Box from '@material-ui/core/Box';
@@ -18,7 +20,7 @@ import {
 } from './linkedSecrets';
 import { SecretTable } from './list/SecretTable';
 import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
-import { useSecretHref } from './secretLink';
+import { SecretHref, useSecretHref } from './secretLink';
 
 function SelectorNote({ result }: { result: SelectorResult }) {
   const { selector } = result;
@@ -50,6 +52,14 @@ export const EntityKryptonContent = () => {
   const api = useApi(kryptonApiRef);
   const prefix = useKryptonAnnotationPrefix();
   const href = useSecretHref();
+  const entityRef = stringifyEntityRef(entity);
+  // The detail view lists this entity's workloads first on its Consumers tab.
+  const entityHref: SecretHref | undefined = useMemo(
+    () =>
+      href &&
+      ((location, query) => href(location, { ...query, entity: entityRef })),
+    [href, entityRef],
+  );
   const links = useMemo(
     () => entitySecretLinks(entity, prefix),
     [entity, prefix],
@@ -87,9 +97,24 @@ export const EntityKryptonContent = () => {
       <SecretTable
         title="Linked Secrets"
         rows={state.value?.rows ?? []}
-        href={href}
+        href={entityHref}
         showCluster={showCluster}
         isLoading={state.loading}
+        actions={
+          entityHref &&
+          (row =>
+            row.problem ? null : (
+              <Link
+                to={entityHref(row.location, {
+                  tab: 'history',
+                  rollback: '1',
+                })}
+                aria-label={`Roll back ${row.name}…`}
+              >
+                Roll back…
+              </Link>
+            ))
+        }
       />
     </Box>
   );

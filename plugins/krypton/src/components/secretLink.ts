@@ -2,15 +2,27 @@ import { RouteFunc, useRouteRef } from '@backstage/core-plugin-api';
 import { SecretLocation } from '../api/KryptonApi';
 import { secretRouteRef } from '../routes';
 
-/** The detail view's address of one Secret. */
-export type SecretHref = (location: SecretLocation) => string;
+/**
+ * The detail view's address of one Secret, with the detail page's other query parameters
+ * (tab, rollback, entity; see SecretDetailPage).
+ */
+export type SecretHref = (
+  location: SecretLocation,
+  query?: Record<string, string>,
+) => string;
 
 /**
  * Adds the cluster as a query parameter when the location names one; locations without a cluster
  * mean the default cluster, and their links stay without it.
  */
-export function withCluster(path: string, cluster: string | undefined): string {
-  return cluster ? `${path}?${new URLSearchParams({ cluster })}` : path;
+export function withCluster(
+  path: string,
+  cluster: string | undefined,
+  query: Record<string, string> = {},
+): string {
+  const params = new URLSearchParams(cluster ? { cluster, ...query } : query);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
 }
 
 /**
@@ -28,9 +40,10 @@ export function useSecretHref(): SecretHref | undefined {
   } catch {
     return undefined;
   }
-  return location =>
+  return (location, query) =>
     withCluster(
       route({ namespace: location.namespace, name: location.name }),
       location.cluster,
+      query,
     );
 }

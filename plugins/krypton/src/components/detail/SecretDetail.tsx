@@ -1,16 +1,29 @@
 import {
+  InfoCard,
   Progress,
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import { useApi } from '@backstage/core-plugin-api';
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import { ResponseError } from '@backstage/errors';
+import {
+  DeleteResult,
+  SecretDto,
+  SecretSummary,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Tab from '@material-ui/core/Tab';
 import Tabs from '@material-ui/core/Tabs';
-import { ReactNode, useId, useMemo, useState } from 'react';
-import useAsync from 'react-use/esm/useAsync';
-import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import Alert from '@material-ui/lab/Alert';
+import {
+  ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+} from 'react';
+import { SecretLocation } from '../../api/KryptonApi';
 import { decideActions, secretRole } from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
@@ -18,22 +31,36 @@ import {
   secretResourceRef,
   useSecretPermissions,
 } from '../access/useSecretPermissions';
+import { ConsumersTab } from '../consumers';
+import {
+  DeleteSecretButton,
+  DeletedNotice,
+  PendingDeletionNotice,
+} from '../delete';
+import { HistoryTab } from '../history';
 import { AccessTab } from './AccessTab';
 import { SecretFacts } from './SecretFacts';
+import { useSecretSummary } from './useSecretSummary';
 import { useSecretValues } from './useSecretValues';
 import { ValuesTab } from './ValuesTab';
 
-/** The tabs of the detail view; history and consumers join this list later. */
-const TABS = [
+/** The tabs of the detail view, in order. */
+export const SECRET_TABS = [
   { id: 'values', label: 'Values' },
   { id: 'access', label: 'Access' },
+  { id: 'history', label: 'History' },
+  { id: 'consumers', label: 'Consumers' },
 ] as const;
-type TabId = (typeof TABS)[number]['id'];
+export type SecretTabId = (typeof SECRET_TABS)[number]['id'];
+
+export function isSecretTabId(value: string | null): value is SecretTabId {
+  return SECRET_TABS.some(t => t.id === value);
+}
 
 function TabPanel(props: {
   baseId: string;
-  tab: TabId;
-  current: TabId;
+  tab: SecretTabId;
+  current: SecretTabId;
   children: ReactNode;
 }) {
   const selected = props.tab === props.current;
@@ -49,33 +76,48 @@ function TabPanel(props: {
   );
 }
 
+export interface SecretDetailProps {
+  location: SecretLocation;
+  /** The tab shown first; the entity tab's "Roll back…" opens the history. */
+  initialTab?: SecretTabId;
+  /** Opens the restore flow of the newest restorable version right away ("Roll back…"). */
+  startRestore?: boolean;
+  /** The catalog entity the user came from: its workloads come first on the Consumers tab. */
+  entityRef?: string;
+  /**
+   * After a confirmed delete (200): the caller leaves the detail view and tells what became of
+   * the history. Without it, the notice replaces the detail view in place.
+   */
+  onDeleted?: (secret: SecretSummary, result: DeleteResult) => void;
+}
+
 /**
  * One Secret: its metadata for every reader (the summary route), its values for those who may
- * reveal them, and who may do what. The location's cluster is the one the link named; without
- * one the backend's default cluster answers, and the summary names it.
+ * reveal them, who may do what, its history, and the workloads that consume it. The location's
+ * cluster is the one the link named; without one the backend's default cluster answers, and the
+ * summary names it.
  */
-export const SecretDetail = ({ location }: { location: SecretLocation }) => {
-  const api = useApi(kryptonApiRef);
+export const SecretDetail = (props: SecretDetailProps) => {
+  const { location } = props;
   const baseId = useId();
-  const { cluster, namespace, name } = location;
-  const summary = useAsync(
-    () => api.getSecretSummary({ cluster, namespace, name }),
-    [api, cluster, namespace, name],
-  );
+  const live = useSecretSummary(location);
   const config = useKryptonConfig();
   const identity = usePrincipal();
-  const loadedSummary = summary.value;
+  const metadata = live.summary;
   const permissions = useSecretPermissions(
-    loadedSummary
-      ? secretResourceRef(loadedSummary.cluster, namespace, name)
+    metadata
+      ? secretResourceRef(metadata.cluster, location.namespace, location.name)
       : undefined,
   );
-  const [tab, setTab] = useState<TabId>('values');
-  const [editing, setEditing] = useState<TabId>();
-  const [saved, setSaved] = useState<SecretDto>();
+  const [tab, setTab] = useState<SecretTabId>(props.initialTab ?? 'values');
+  const [editing, setEditing] = useState<SecretTabId>();
+  const [restored, setRestored] = useState<SecretDto>();
+  const [deleted, setDeleted] = useState<{
+    secret: SecretSummary;
+    result: DeleteResult;
+  }>();
+  const [pending, setPending] = useState<DeleteResult>();
 
-  // The freshest metadata: a saved Secret, else the summary.
-  const metadata = saved ?? loadedSummary;
   const access = useMemo(() => {
     if (!metadata || !identity.principal) return undefined;
     const inputs = {
@@ -91,13 +133,46 @@ export const SecretDetail = ({ location }: { location: SecretLocation }) => {
   }, [metadata, identity.principal, config.config, permissions.permitted]);
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
+  const mayReveal = decisions?.reveal.allowed ?? false;
+  const { refresh: refreshSummary, replace: replaceSummary } = live;
+  const { refresh: refreshValues } = values;
+  // Values carry the metadata too: whichever of the two routes answered last is the live state.
+  useEffect(() => {
+    if (values.secret) replaceSummary(values.secret);
+  }, [values.secret, replaceSummary]);
 
-  if (summary.error) {
+  // Reload latest of the restore and delete confirmations: the live Secret anew, or an error.
+  const reloadLive = useCallback(async () => {
+    await Promise.all([
+      refreshSummary(),
+      mayReveal ? refreshValues() : Promise.resolve(),
+    ]);
+  }, [refreshSummary, refreshValues, mayReveal]);
+
+  if (deleted) {
+    return <DeletedNotice secret={deleted.secret} result={deleted.result} />;
+  }
+  if (live.error) {
+    const denied =
+      live.error instanceof ResponseError && live.error.statusCode === 403;
     return (
-      <ResponseErrorPanel
-        error={summary.error}
-        title="Could not load the Secret"
-      />
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <ResponseErrorPanel
+          error={live.error}
+          title="Could not load the Secret"
+        />
+        {denied && (
+          // The history route answers for itself, so a refused reader sees that the history is
+          // denied too, never an empty history.
+          <InfoCard title="History">
+            <HistoryTab
+              location={location}
+              reloadLive={reloadLive}
+              onRestored={live.replace}
+            />
+          </InfoCard>
+        )}
+      </Box>
     );
   }
   if (identity.error) {
@@ -117,14 +192,25 @@ export const SecretDetail = ({ location }: { location: SecretLocation }) => {
   ) {
     return <Progress />;
   }
-  const current = values.secret ?? metadata;
+  const current = metadata;
 
   const onSaved = (secret: SecretDto) => {
-    setSaved(secret);
     values.replace(secret);
     setEditing(undefined);
   };
-  const onEdit = (which: TabId) => (on: boolean) =>
+  const onRestored = (secret: SecretDto) => {
+    onSaved(secret);
+    setRestored(secret);
+  };
+  const onDeleted = (result: DeleteResult) => {
+    if (props.onDeleted) props.onDeleted(current, result);
+    else setDeleted({ secret: current, result });
+  };
+  const onPending = (result: DeleteResult) => {
+    setPending(result);
+    reloadLive().catch(() => undefined);
+  };
+  const onEdit = (which: SecretTabId) => (on: boolean) =>
     setEditing(on ? which : undefined);
 
   return (
@@ -135,16 +221,50 @@ export const SecretDetail = ({ location }: { location: SecretLocation }) => {
           message={config.error.message}
         />
       )}
+      {pending && (
+        <PendingDeletionNotice
+          secret={current}
+          result={pending}
+          onDismiss={() => setPending(undefined)}
+        />
+      )}
+      {restored && (
+        <Alert
+          severity="success"
+          onClose={() => setRestored(undefined)}
+          action={
+            decisions.restart.allowed && tab !== 'consumers' ? (
+              <Button color="inherit" onClick={() => setTab('consumers')}>
+                Restart consumers…
+              </Button>
+            ) : undefined
+          }
+        >
+          Restored: the Secret is now at version {restored.version ?? '—'}, and
+          the state it replaced was archived as a version. Apps that read it at
+          start-up keep the old values until they restart.
+        </Alert>
+      )}
       <SecretFacts secret={current} />
+      <Box display="flex" justifyContent="flex-end">
+        <DeleteSecretButton
+          location={location}
+          summary={current}
+          decisions={decisions}
+          reloadLive={reloadLive}
+          onDeleted={onDeleted}
+          onPending={onPending}
+        />
+      </Box>
       <Box>
         <Tabs
           value={tab}
-          onChange={(_e, next: TabId) => setTab(next)}
+          onChange={(_e, next: SecretTabId) => setTab(next)}
           aria-label="Secret sections"
           indicatorColor="primary"
           textColor="primary"
         >
-          {TABS.map(t => (
+          {SECRET_TABS.map(t => (
             <Tab
               key={t.id}
               value={t.id}
@@ -175,6 +295,25 @@ export const SecretDetail = ({ location }: { location: SecretLocation }) => {
             editing={editing === 'access'}
             onEdit={onEdit('access')}
             onSaved={onSaved}
+          />
+        </TabPanel>
+        <TabPanel baseId={baseId} tab="history" current={tab}>
+          <HistoryTab
+            location={location}
+            summary={current}
+            live={values.secret}
+            decisions={decisions}
+            reloadLive={reloadLive}
+            onRestored={onRestored}
+            startRestore={props.startRestore}
+          />
+        </TabPanel>
+        <TabPanel baseId={baseId} tab="consumers" current={tab}>
+          <ConsumersTab
+            location={location}
+            summary={current}
+            decisions={decisions}
+            entityRef={props.entityRef}
           />
         </TabPanel>
       </Box>

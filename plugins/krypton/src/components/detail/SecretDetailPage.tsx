@@ -10,9 +10,10 @@ import {
   validateNamespace,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { rootRouteRef } from '../../routes';
-import { SecretDetail } from './SecretDetail';
+import { DeletedState } from './deletedState';
+import { SecretDetail, isSecretTabId } from './SecretDetail';
 
 /** Why the address cannot name a served Secret, checked before anything is asked of the backend. */
 function addressProblem(namespace: string, name: string): string | undefined {
@@ -27,14 +28,21 @@ function addressProblem(namespace: string, name: string): string | undefined {
     : undefined;
 }
 
-/** The detail view's route: /secret/:namespace/:name with an optional ?cluster=. */
+/**
+ * The detail view's route: /secret/:namespace/:name with optional ?cluster=, ?tab= (a tab id),
+ * ?rollback=1 (open the restore flow, with ?tab=history) and ?entity= (the catalog entity the user
+ * came from, whose workloads the Consumers tab lists first).
+ */
 export const SecretDetailPage = () => {
   const params = useParams();
   const [search] = useSearchParams();
   const root = useRouteRef(rootRouteRef);
   const namespace = params.namespace ?? '';
   const name = params.name ?? '';
+  const navigate = useNavigate();
   const cluster = search.get('cluster') || undefined;
+  const tab = search.get('tab');
+  const entityRef = search.get('entity') || undefined;
   const problem = addressProblem(namespace, name);
   // Back to the list of the same namespace (and cluster), where the user most likely came from.
   const back = `${root()}?${new URLSearchParams(
@@ -55,6 +63,19 @@ export const SecretDetailPage = () => {
           <SecretDetail
             key={`${cluster ?? ''}/${namespace}/${name}`}
             location={{ cluster, namespace, name }}
+            initialTab={isSecretTabId(tab) ? tab : undefined}
+            startRestore={tab === 'history' && search.get('rollback') === '1'}
+            entityRef={entityRef}
+            onDeleted={(secret, result) => {
+              const state: DeletedState = {
+                deleted: {
+                  secret: { cluster, namespace, name: secret.name },
+                  result,
+                },
+              };
+              // A deleted Secret's address must not stay in the history stack as a live page.
+              navigate(back, { replace: true, state });
+            }}
           />
         )}
       </Content>

@@ -7,7 +7,10 @@ export interface SecretValuesState {
   secret?: SecretDto;
   loading: boolean;
   error?: Error;
+  /** Refetches in the background; a failure lands in `error`. */
   reload: () => void;
+  /** Refetches, and rejects when that fails (for Reload latest in confirmations). */
+  refresh: () => Promise<void>;
   /** Takes a Secret the backend returned (after a save) as the current one. */
   replace: (secret: SecretDto) => void;
 }
@@ -30,7 +33,7 @@ export function useSecretValues(
   // Only the latest request may settle the state, so a slow earlier answer never wins.
   const latest = useRef(0);
 
-  const load = useCallback(async () => {
+  const refresh = useCallback(async () => {
     const request = ++latest.current;
     setState(s => ({ ...s, loading: true, error: undefined }));
     try {
@@ -39,23 +42,28 @@ export function useSecretValues(
     } catch (e) {
       if (request === latest.current)
         setState({ loading: false, error: e as Error });
+      throw e;
     }
   }, [api, cluster, namespace, name]);
 
+  const reload = useCallback(() => {
+    refresh().catch(() => undefined);
+  }, [refresh]);
+
   useEffect(() => {
     if (enabled) {
-      load();
+      reload();
     } else {
       // Values the user may no longer reveal are dropped, not kept on screen.
       latest.current += 1;
       setState({ loading: false });
     }
-  }, [enabled, load]);
+  }, [enabled, reload]);
 
   const replace = useCallback((secret: SecretDto) => {
     latest.current += 1;
     setState({ secret, loading: false });
   }, []);
 
-  return { ...state, reload: load, replace };
+  return { ...state, reload, refresh, replace };
 }

@@ -21,13 +21,16 @@ export interface SecretTableProps {
   search?: boolean;
   isLoading?: boolean;
   emptyContent?: ReactNode;
+  /** Extra links of a row, in a last column. */
+  actions?: (row: SecretRow) => ReactNode;
 }
 
 function columns(
   href: SecretHref | undefined,
   showCluster: boolean,
+  actions: SecretTableProps['actions'],
 ): TableColumn<SecretRow>[] {
-  return [
+  const all: TableColumn<SecretRow>[] = [
     {
       title: 'Name',
       field: 'name',
@@ -69,6 +72,10 @@ function columns(
         ),
     },
   ];
+  if (actions) {
+    all.push({ title: 'Actions', field: 'actions', render: actions });
+  }
+  return all;
 }
 
 /** Secrets as the entity tab and the platform page list them. */
@@ -80,11 +87,12 @@ export const SecretTable = ({
   search = false,
   isLoading,
   emptyContent,
+  actions,
 }: SecretTableProps) => (
   <Table<SecretRow>
     title={title}
     options={{ paging: rows.length > 50, pageSize: 50, search }}
-    columns={columns(href, showCluster)}
+    columns={columns(href, showCluster, actions)}
     data={rows}
     isLoading={isLoading}
     emptyContent={emptyContent}

@@ -8,7 +8,10 @@ import {
 } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
+import { DeletedNotice } from '../delete';
+import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { StorageOperatorSection } from '../operator/StorageOperatorSection';
 import { useSecretHref } from '../secretLink';
@@ -23,6 +26,10 @@ export const SecretsHome = () => {
   const { config, loading, error } = useKryptonConfig();
   const [params, setParams] = useSearchParams();
   const href = useSecretHref();
+  const routerLocation = useLocation();
+  const [deleted, setDeleted] = useState(
+    () => deletedStateOf(routerLocation.state)?.deleted,
+  );
 
   const defaultCluster = config?.defaultCluster;
   const asked = params.get('cluster') || undefined;
@@ -90,6 +97,13 @@ export const SecretsHome = () => {
       <Header title="Krypton" subtitle="Versioned Kubernetes Secrets" />
       <Content>
         <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+          {deleted && (
+            <DeletedNotice
+              secret={deleted.secret}
+              result={deleted.result}
+              onDismiss={() => setDeleted(undefined)}
+            />
+          )}
           {main}
           {!loading && <StorageOperatorSection cluster={apiCluster} />}
         </Box>

@@ -1,0 +1,344 @@
+import { Entity } from '@backstage/catalog-model';
+import {
+  InfoCard,
+  Progress,
+  ResponseErrorPanel,
+  WarningPanel,
+} from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import {
+  CATALOG_FILTER_EXISTS,
+  catalogApiRef,
+} from '@backstage/plugin-catalog-react';
+import {
+  ConsumersResult,
+  RestartResult,
+  SecretSummary,
+} from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { useId, useMemo, useState } from 'react';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { ActionDecisions } from '../access/decide';
+import { ConsumerTable, DiscoveryFailureTable } from './ConsumerTable';
+import { EntityGroups } from './EntityGroups';
+import {
+  KUBERNETES_ID_ANNOTATION,
+  KUBERNETES_LABEL_SELECTOR_ANNOTATION,
+  labelsFromConsumers,
+} from './groupByEntity';
+import { RestartDialog } from './RestartDialog';
+import { RestartResultView } from './RestartResultView';
+
+export interface ConsumersTabProps {
+  location: SecretLocation;
+  /** The live Secret; undefined when it could not be read. */
+  summary?: SecretSummary;
+  decisions?: ActionDecisions;
+  /** The entity page's entity, whose workloads are shown first; undefined on the platform page. */
+  entityRef?: string;
+}
+
+/** Only what grouping reads, so a large catalog answers with small entities. */
+const ENTITY_FIELDS = [
+  'kind',
+  'metadata.namespace',
+  'metadata.name',
+  'metadata.title',
+  'metadata.annotations',
+];
+
+/** The entities that may own cluster objects in the Kubernetes plugin's sense. */
+function useKubernetesEntities() {
+  const catalogApi = useApi(catalogApiRef);
+  return useAsyncRetry(async (): Promise<Entity[]> => {
+    const { items } = await catalogApi.getEntities({
+      // An array of filters is an OR: either annotation ties an entity to workloads.
+      filter: [
+        {
+          [`metadata.annotations.${KUBERNETES_ID_ANNOTATION}`]:
+            CATALOG_FILTER_EXISTS,
+        },
+        {
+          [`metadata.annotations.${KUBERNETES_LABEL_SELECTOR_ANNOTATION}`]:
+            CATALOG_FILTER_EXISTS,
+        },
+      ],
+      fields: ENTITY_FIELDS,
+    });
+    return items;
+  }, [catalogApi]);
+}
+
+/** The panel's details start collapsed, so the server's message goes into the title. */
+const errorTitle = (context: string, error: Error) =>
+  `${context}: ${error.message}`;
+
+/** Why Restart is not offered right now, or undefined when it is. */
+function restartBlocker(
+  props: ConsumersTabProps,
+  consumers: { loading: boolean; error?: Error; value?: ConsumersResult },
+): string | undefined {
+  const { decisions, summary } = props;
+  // Without the live Secret the decisions never arrive, so this reason comes first.
+  if (!summary) {
+    return 'The Secret could not be read, and the server restarts only the consumers of a Secret it can read.';
+  }
+  if (!decisions) return 'Checking what you may do with this Secret.';
+  if (!decisions.restart.allowed) {
+    return decisions.restart.reason ?? 'You may not restart consuming apps.';
+  }
+  if (consumers.loading) return 'The list of consumers is loading.';
+  if (consumers.error || !consumers.value) {
+    return 'The list of consumers could not be loaded, so there is nothing to confirm.';
+  }
+  if (consumers.value.workloads.length === 0) {
+    return 'No known workload uses this Secret.';
+  }
+  return undefined;
+}
+
+/**
+ * The workloads that consume a Secret, from the server's dry run, grouped by the catalog entities
+ * that own them; and the restart of those workloads with its result. A restart answer of any
+ * status (requested, no_targets, partial, failed) is a result to show; only refusals before any
+ * work (403, 404, 409 and the like) are errors.
+ */
+export const ConsumersTab = (props: ConsumersTabProps) => {
+  const { location, entityRef } = props;
+  const { cluster, namespace, name } = location;
+  const api = useApi(kryptonApiRef);
+  const reasonId = useId();
+
+  const consumers = useAsyncRetry(
+    () => api.listConsumers({ cluster, namespace, name }),
+    [api, cluster, namespace, name],
+  );
+  const catalog = useKubernetesEntities();
+  const last = useAsyncRetry(
+    () => api.getLastRestart({ cluster, namespace, name }),
+    [api, cluster, namespace, name],
+  );
+
+  const [confirming, setConfirming] = useState(false);
+  const [restarting, setRestarting] = useState(false);
+  const [attempt, setAttempt] = useState<RestartResult>();
+  const [restartError, setRestartError] = useState<Error>();
+
+  const workloads = useMemo(
+    () => consumers.value?.workloads ?? [],
+    [consumers.value],
+  );
+  const labelsOf = useMemo(() => labelsFromConsumers(workloads), [workloads]);
+  // While the catalog loads, the lists wait for it rather than jump from ungrouped to grouped.
+  const entities = catalog.error ? undefined : catalog.value;
+  const groupingReady = !catalog.loading;
+
+  const blocker = restartBlocker(props, consumers);
+
+  const confirm = async () => {
+    setConfirming(false);
+    setRestarting(true);
+    setAttempt(undefined);
+    setRestartError(undefined);
+    try {
+      setAttempt(await api.restartConsumers({ cluster, namespace, name }));
+    } catch (e) {
+      setRestartError(e as Error);
+    } finally {
+      setRestarting(false);
+      // Even a refused or broken request may have been recorded; the server's record decides.
+      last.retry();
+    }
+  };
+
+  const resultProps = {
+    entities,
+    namespace,
+    currentEntityRef: entityRef,
+    labelsOf,
+  };
+
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      <InfoCard
+        title="Consuming workloads"
+        subheader={`Deployments, StatefulSets and DaemonSets in ${namespace} that reference this Secret. This is a dry run: nothing is changed.`}
+      >
+        <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+          <Box
+            display="flex"
+            alignItems="center"
+            flexWrap="wrap"
+            style={{ gap: 16 }}
+          >
+            <Button
+              variant="contained"
+              color="primary"
+              disabled={blocker !== undefined || restarting}
+              aria-describedby={blocker ? reasonId : undefined}
+              onClick={() => setConfirming(true)}
+            >
+              {restarting ? 'Restarting…' : 'Restart consumers'}
+            </Button>
+            <Button
+              variant="outlined"
+              onClick={consumers.retry}
+              disabled={consumers.loading}
+            >
+              Reload consumers
+            </Button>
+            {blocker && (
+              <Typography id={reasonId} variant="body2" color="textSecondary">
+                You cannot restart the consumers: {blocker}
+              </Typography>
+            )}
+          </Box>
+          {catalog.error && (
+            <WarningPanel
+              title="The catalog could not be read, so workloads are not grouped by entity"
+              message={catalog.error.message}
+              defaultExpanded
+            >
+              <Button variant="outlined" onClick={catalog.retry}>
+                Retry reading the catalog
+              </Button>
+            </WarningPanel>
+          )}
+          {consumers.error && (
+            <Box>
+              <ResponseErrorPanel
+                error={consumers.error}
+                title={errorTitle(
+                  'Could not list the consumers',
+                  consumers.error,
+                )}
+              />
+              <Box mt={1}>
+                <Button
+                  variant="outlined"
+                  onClick={consumers.retry}
+                  aria-label="Retry listing the consumers"
+                >
+                  Retry
+                </Button>
+              </Box>
+            </Box>
+          )}
+          {(consumers.loading || !groupingReady) && <Progress />}
+          {consumers.value &&
+            consumers.value.discoveryFailures.length > 0 &&
+            groupingReady && (
+              <Box>
+                <Alert severity="warning">
+                  Some kinds could not be listed completely. Which of their
+                  workloads use this Secret is unknown, so the list below may be
+                  missing some, and a restart would not restart them.
+                </Alert>
+                <DiscoveryFailureTable
+                  failures={consumers.value.discoveryFailures}
+                  label="Kinds that could not be listed"
+                />
+              </Box>
+            )}
+          {consumers.value && groupingReady && workloads.length === 0 && (
+            <Typography variant="body2">
+              {consumers.value.discoveryFailures.length > 0
+                ? 'No workload of the kinds that could be listed references this Secret.'
+                : `No Deployment, StatefulSet or DaemonSet in ${namespace} references this Secret.`}
+            </Typography>
+          )}
+          {consumers.value && groupingReady && workloads.length > 0 && (
+            <EntityGroups
+              items={workloads}
+              entities={entities}
+              namespace={namespace}
+              currentEntityRef={entityRef}
+              render={(items, title) => (
+                <ConsumerTable workloads={items} title={title} />
+              )}
+            />
+          )}
+        </Box>
+      </InfoCard>
+
+      {restartError && (
+        <ResponseErrorPanel
+          error={restartError}
+          title={errorTitle('The restart was refused', restartError)}
+        />
+      )}
+      {attempt && (
+        <Box component="section" aria-label="This restart">
+          <InfoCard title="This restart">
+            <RestartResultView
+              result={attempt}
+              label="This restart"
+              {...resultProps}
+            />
+          </InfoCard>
+        </Box>
+      )}
+
+      <Box component="section" aria-label="Last restart through Krypton">
+        <InfoCard title="Last restart through Krypton">
+          {(last.loading || (last.value && !groupingReady)) && <Progress />}
+          {last.error && (
+            <Box>
+              <ResponseErrorPanel
+                error={last.error}
+                title={errorTitle(
+                  'Could not load the last restart',
+                  last.error,
+                )}
+              />
+              <Box mt={1}>
+                <Button
+                  variant="outlined"
+                  onClick={last.retry}
+                  aria-label="Retry loading the last restart"
+                >
+                  Retry
+                </Button>
+              </Box>
+            </Box>
+          )}
+          {!last.loading && !last.error && last.value === null && (
+            <Typography variant="body2">
+              No restart requested through Krypton yet.
+            </Typography>
+          )}
+          {!last.loading && !last.error && last.value && groupingReady && (
+            <Box display="flex" flexDirection="column" style={{ gap: 8 }}>
+              <Typography variant="body2">
+                Requested by {last.value.requestedBy} at{' '}
+                <time dateTime={last.value.requestedAt}>
+                  {last.value.requestedAt}
+                </time>
+                .
+              </Typography>
+              <RestartResultView
+                result={last.value.result}
+                label="Last restart"
+                {...resultProps}
+              />
+            </Box>
+          )}
+        </InfoCard>
+      </Box>
+
+      <RestartDialog
+        open={confirming}
+        secretName={name}
+        namespace={namespace}
+        workloads={workloads}
+        discoveryFailures={consumers.value?.discoveryFailures ?? []}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(false)}
+      />
+    </Box>
+  );
+};

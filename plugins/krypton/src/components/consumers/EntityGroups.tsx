@@ -1,0 +1,70 @@
+import { Entity, parseEntityRef } from '@backstage/catalog-model';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { ReactNode, useMemo } from 'react';
+import { groupByEntity, humanizeRef, normalizeRef } from './groupByEntity';
+import { Labels } from './labelSelector';
+
+export interface EntityGroupsProps<T> {
+  items: readonly T[];
+  /** The catalog's Kubernetes-annotated entities; undefined shows one ungrouped list. */
+  entities?: readonly Entity[];
+  namespace: string;
+  currentEntityRef?: string;
+  labelsOf?: (item: T) => Labels | undefined;
+  /** One group's items; `title` names the group for the table's accessible name. */
+  render: (items: T[], title?: string) => ReactNode;
+}
+
+/** Items under a heading per catalog entity, the current entity's first. */
+export function EntityGroups<T>(props: EntityGroupsProps<T>) {
+  const { items, entities, namespace, currentEntityRef, labelsOf, render } =
+    props;
+  const groups = useMemo(
+    () =>
+      entities
+        ? groupByEntity(items, {
+            entities,
+            namespace,
+            currentEntityRef,
+            labelsOf,
+          })
+        : undefined,
+    [items, entities, namespace, currentEntityRef, labelsOf],
+  );
+  if (!groups) return <>{render([...items])}</>;
+  const current = normalizeRef(currentEntityRef);
+  // The ref under a custom title, so that two entities with one title can be told apart.
+  const refCaption = (ref: string, title: string) =>
+    humanizeRef(parseEntityRef(ref)).toLocaleLowerCase('en-US') ===
+    title.toLocaleLowerCase('en-US')
+      ? undefined
+      : ref;
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      {groups.map(group => (
+        <Box component="section" key={group.entityRef ?? ''}>
+          <Typography variant="subtitle1" component="h3">
+            {group.title}
+            {group.entityRef !== undefined && group.entityRef === current && (
+              <Typography
+                component="span"
+                variant="body2"
+                color="textSecondary"
+              >
+                {' '}
+                (this entity)
+              </Typography>
+            )}
+          </Typography>
+          {group.entityRef && refCaption(group.entityRef, group.title) && (
+            <Typography variant="caption" color="textSecondary">
+              {group.entityRef}
+            </Typography>
+          )}
+          {render(group.workloads, group.title)}
+        </Box>
+      ))}
+    </Box>
+  );
+}

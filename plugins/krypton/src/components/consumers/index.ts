@@ -1,0 +1,2 @@
+export { ConsumersTab } from './ConsumersTab';
+export type { ConsumersTabProps } from './ConsumersTab';

@@ -1,0 +1,194 @@
+import Button from '@material-ui/core/Button';
+import Table from '@material-ui/core/Table';
+import TableBody from '@material-ui/core/TableBody';
+import TableCell from '@material-ui/core/TableCell';
+import TableHead from '@material-ui/core/TableHead';
+import TableRow from '@material-ui/core/TableRow';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import { useState } from 'react';
+import { KeyChange, KeyDiff, KeyDiffEntry } from './keyDiff';
+
+const useStyles = makeStyles(theme => ({
+  key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
+  value: {
+    display: 'block',
+    maxWidth: 360,
+    maxHeight: 160,
+    overflow: 'auto',
+    whiteSpace: 'pre-wrap',
+    overflowWrap: 'anywhere',
+    fontFamily: 'monospace',
+  },
+  cell: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: theme.spacing(1),
+  },
+  visuallyHidden: {
+    position: 'absolute',
+    width: 1,
+    height: 1,
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
+}));
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const CHANGE_LABELS: Record<KeyChange, string> = {
+  added: 'Added',
+  removed: 'Removed',
+  changed: 'Changed',
+  unchanged: 'Unchanged',
+  present: 'In both (values not compared)',
+};
+
+/**
+ * One side's text value, masked until this very value is revealed. The text is rendered as a
+ * React text node, never parsed or previewed, so nothing in it can become markup.
+ */
+function MaskedText(props: { text: string; label: string }) {
+  const classes = useStyles();
+  const [revealed, setRevealed] = useState(false);
+  // A different value (a reload, another version) starts masked again, as in SecretValues.
+  const [seen, setSeen] = useState(props.text);
+  if (seen !== props.text) {
+    setSeen(props.text);
+    setRevealed(false);
+  }
+  return (
+    <span className={classes.cell}>
+      {revealed ? (
+        <code className={classes.value}>{props.text}</code>
+      ) : (
+        // Only a placeholder until revealed, so the value is not in the DOM at all.
+        <span>
+          <span aria-hidden="true">••••••••</span>
+          <span className={classes.visuallyHidden}>Hidden</span>
+        </span>
+      )}
+      <Button
+        size="small"
+        aria-label={`${revealed ? 'Hide' : 'Reveal'} ${props.label}`}
+        onClick={() => setRevealed(r => !r)}
+      >
+        {revealed ? 'Hide' : 'Reveal'}
+      </Button>
+    </span>
+  );
+}
+
+function SideCell(props: {
+  entry: KeyDiffEntry;
+  side: 'before' | 'after';
+  sideLabel: string;
+}) {
+  const { entry, side, sideLabel } = props;
+  const onSide =
+    side === 'before' ? entry.change !== 'added' : entry.change !== 'removed';
+  if (!onSide) return <>—</>;
+  // Binary values never appear in a diff, and an unchanged value needs no second look.
+  if (entry.kind === 'binary') {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        binary, not shown
+      </Typography>
+    );
+  }
+  if (entry.change === 'unchanged') {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        same value
+      </Typography>
+    );
+  }
+  const text = side === 'before' ? entry.before : entry.after;
+  if (text === undefined) {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        value not available
+      </Typography>
+    );
+  }
+  return (
+    <MaskedText
+      text={text}
+      label={`the value of ${entry.key} in ${sideLabel}`}
+    />
+  );
+}
+
+export interface KeyDiffTableProps {
+  diff: KeyDiff;
+  /** The table's accessible name. */
+  title: string;
+  /** What the sides are, e.g. "live" and "version 2". */
+  fromLabel: string;
+  toLabel: string;
+  /** Why only keys were compared, when they were. */
+  keysOnlyReason?: string;
+}
+
+/** A key-level comparison; text values are masked one by one, binary values are never shown. */
+export function KeyDiffTable(props: KeyDiffTableProps) {
+  const classes = useStyles();
+  const { diff, title, fromLabel, toLabel } = props;
+  const { counts } = diff;
+  const parts = [
+    `${counts.added} added`,
+    `${counts.removed} removed`,
+    diff.valuesCompared
+      ? `${counts.changed} changed, ${counts.unchanged} unchanged`
+      : `${counts.present} in both`,
+  ];
+  return (
+    <div>
+      {!diff.valuesCompared && (
+        <Typography variant="body2" paragraph>
+          Only key names are compared
+          {props.keysOnlyReason ? `: ${props.keysOnlyReason}` : '.'}
+        </Typography>
+      )}
+      <Typography variant="body2" paragraph>
+        {parts.join(', ')}.
+      </Typography>
+      {diff.entries.length === 0 ? (
+        <Typography variant="body2">Neither side has any keys.</Typography>
+      ) : (
+        <Table size="small" aria-label={title}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Key</TableCell>
+              <TableCell>Change</TableCell>
+              <TableCell>Kind</TableCell>
+              <TableCell>{capitalize(fromLabel)}</TableCell>
+              <TableCell>{capitalize(toLabel)}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {diff.entries.map(entry => (
+              <TableRow key={entry.key}>
+                <TableCell component="th" scope="row" role="rowheader">
+                  <span className={classes.key}>{entry.key}</span>
+                </TableCell>
+                <TableCell>{CHANGE_LABELS[entry.change]}</TableCell>
+                <TableCell>{entry.kind}</TableCell>
+                <TableCell>
+                  <SideCell entry={entry} side="before" sideLabel={fromLabel} />
+                </TableCell>
+                <TableCell>
+                  <SideCell entry={entry} side="after" sideLabel={toLabel} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+import {
+  SecretDto,
+  SecretSummary,
+  VersionDto,
+  VersionSummary,
+} from '@krypton/plugin-krypton-common';
+import { http, HttpResponse } from 'msw';
+import { SetupServer } from 'msw/node';
+import { useState } from 'react';
+import { baseUrl, client, secretDto } from '../../../__testUtils__/krypton';
+import { ActionDecisions, SECRET_ACTIONS } from '../../access/decide';
+import { HistoryTab } from '../HistoryTab';
+
+export const location = { namespace: 'demo', name: 'db' };
+export const prefix = `${baseUrl}/namespaces/demo/secrets/db`;
+
+/** Values that must never reach the page before the user reveals them. */
+export const V2_PASSWORD = 'old-password-two';
+export const V1_PASSWORD = 'old-password-one';
+export const LIVE_PASSWORD = 'hunter2-very-secret';
+
+export function versionSummary(
+  version: number,
+  overrides: Partial<VersionSummary> = {},
+): VersionSummary {
+  return {
+    version,
+    snapshotAt: `2024-05-0${version}T10:00:00Z`,
+    snapshotBy: `user:default/editor-${version}`,
+    sourceType: 'Opaque',
+    sourceResourceVersion: String(80 + version * 5),
+    keys: ['password', 'username'],
+    ...overrides,
+  };
+}
+
+export function versionDto(
+  version: number,
+  values: Pick<VersionDto, 'data' | 'binaryData'>,
+): VersionDto {
+  const keys = [
+    ...Object.keys(values.data),
+    ...Object.keys(values.binaryData),
+  ].sort();
+  return {
+    ...versionSummary(version, { keys }),
+    cluster: 'local',
+    namespace: 'demo',
+    name: 'db',
+    access: { owners: ['group:default/team-a'], editors: [], viewers: [] },
+    keys,
+    binaryKeys: Object.keys(values.binaryData).sort(),
+    ...values,
+  };
+}
+
+/** Live: version 3 at revision 100; version 2 changed the password; version 1 had a legacy key. */
+export const VERSIONS: Record<number, VersionDto> = {
+  2: versionDto(2, {
+    data: { username: 'app', password: V2_PASSWORD },
+    binaryData: { blob: 'AAEC/g==' },
+  }),
+  1: versionDto(1, {
+    data: { username: 'app', password: V1_PASSWORD, legacy: 'kept' },
+    binaryData: { blob: 'AAEC/g==' },
+  }),
+};
+
+export const LIVE = secretDto(
+  {},
+  {
+    data: { username: 'app', password: LIVE_PASSWORD },
+    binaryData: { blob: 'AAEC/w==' },
+  },
+);
+
+export function toSummary(dto: SecretDto): SecretSummary {
+  const { data: _data, binaryData: _binary, ...meta } = dto;
+  return meta;
+}
+
+export function allowAll(
+  overrides: Partial<ActionDecisions> = {},
+): ActionDecisions {
+  const out = {} as ActionDecisions;
+  for (const action of SECRET_ACTIONS) out[action] = { allowed: true };
+  return { ...out, ...overrides };
+}
+
+export interface Calls {
+  lists: number;
+  versionReads: number[];
+  restores: unknown[];
+  liveReads: number;
+}
+
+/**
+ * Serves the history routes from mutable state, counting requests. Change `state` between steps
+ * to make the next answers differ.
+ */
+export function serveHistory(server: Pick<SetupServer, 'use'>) {
+  const state = {
+    list: (): Response | Promise<Response> =>
+      HttpResponse.json({
+        items: [versionSummary(2), versionSummary(1)],
+      }),
+    live: (): Response | Promise<Response> => HttpResponse.json(LIVE),
+    restore: (): Response | Promise<Response> =>
+      HttpResponse.json({ ...LIVE, resourceVersion: '101', version: 4 }),
+  };
+  const calls: Calls = {
+    lists: 0,
+    versionReads: [],
+    restores: [],
+    liveReads: 0,
+  };
+  server.use(
+    http.get(`${prefix}/versions`, () => {
+      calls.lists += 1;
+      return state.list();
+    }),
+    http.get(`${prefix}/versions/:version`, ({ params }) => {
+      const version = Number(params.version);
+      calls.versionReads.push(version);
+      const dto = VERSIONS[version];
+      return dto
+        ? HttpResponse.json(dto)
+        : HttpResponse.json(
+            { error: "That version is not in this Secret's history." },
+            { status: 404 },
+          );
+    }),
+    http.post(`${prefix}/restore`, async ({ request }) => {
+      calls.restores.push(await request.json());
+      return state.restore();
+    }),
+    http.get(prefix, () => {
+      calls.liveReads += 1;
+      return state.live();
+    }),
+  );
+  return { state, calls };
+}
+
+export interface HarnessProps {
+  initial?: SecretDto;
+  /** Pass the summary without values, as for a user who may not reveal them. */
+  summaryOnly?: boolean;
+  /** No summary and no decisions: the live Secret could not be read. */
+  noSummary?: boolean;
+  decisions?: ActionDecisions;
+  startRestore?: boolean;
+  onRestored?: (secret: SecretDto) => void;
+}
+
+/** The detail view's part: holds the live Secret and reloads it through the real client. */
+export function Harness(props: HarnessProps) {
+  const [live, setLive] = useState<SecretDto>(props.initial ?? LIVE);
+  const reloadLive = async () => {
+    setLive(await client.getSecret(location));
+  };
+  return (
+    <HistoryTab
+      location={location}
+      summary={props.noSummary ? undefined : toSummary(live)}
+      live={props.noSummary || props.summaryOnly ? undefined : live}
+      decisions={props.noSummary ? undefined : props.decisions ?? allowAll()}
+      reloadLive={reloadLive}
+      onRestored={secret => {
+        setLive(secret);
+        props.onRestored?.(secret);
+      }}
+      startRestore={props.startRestore}
+    />
+  );
+}

@@ -1,0 +1,78 @@
+import {
+  SecretDto,
+  SecretSummary,
+  VersionDto,
+  VersionSummary,
+} from '@krypton/plugin-krypton-common';
+import { DiffSide } from './keyDiff';
+
+/** The live side of a comparison, or why there is none; reason also says why keys only. */
+export interface LiveComparison {
+  side?: DiffSide;
+  reason?: string;
+}
+
+/**
+ * The live state to compare versions with. Values count only when they belong to the very
+ * revision the summary names: values of another revision would show a diff against a state that
+ * a restore would not replace.
+ */
+export function liveComparison(
+  summary: SecretSummary | undefined,
+  live: SecretDto | undefined,
+  canReveal: boolean | undefined,
+): LiveComparison {
+  if (!summary) {
+    return {
+      reason:
+        'The live Secret could not be read, so versions cannot be compared with it.',
+    };
+  }
+  const keysOnly: DiffSide = {
+    keys: summary.keys,
+    binaryKeys: summary.binaryKeys,
+  };
+  if (
+    live &&
+    live.uid === summary.uid &&
+    live.resourceVersion === summary.resourceVersion
+  ) {
+    return {
+      side: {
+        keys: live.keys,
+        binaryKeys: live.binaryKeys,
+        values: { data: live.data, binaryData: live.binaryData },
+      },
+    };
+  }
+  if (canReveal === false) {
+    return {
+      side: keysOnly,
+      reason: 'you may not reveal the live values.',
+    };
+  }
+  if (live) {
+    return {
+      side: keysOnly,
+      reason:
+        'the loaded live values are from another revision than the live Secret. Reload the Secret to compare values.',
+    };
+  }
+  return {
+    side: keysOnly,
+    reason: 'the live values are not loaded.',
+  };
+}
+
+export function versionSide(version: VersionDto): DiffSide {
+  return {
+    keys: version.keys,
+    binaryKeys: version.binaryKeys,
+    values: { data: version.data, binaryData: version.binaryData },
+  };
+}
+
+/** A version's keys from the list, without a value read; undefined when they were not recorded. */
+export function versionKeysSide(version: VersionSummary): DiffSide | undefined {
+  return version.keys ? { keys: version.keys, binaryKeys: [] } : undefined;
+}
