@@ -27,7 +27,10 @@ describe('the entity tab', () => {
   it("lists the component's Secrets, and a linked one reveals, copies and previews its values", async () => {
     const page = await context.newPage();
     await page.goto('/catalog/default/component/payments-api/krypton');
-    const link = page.getByRole('link', { name: 'database-credentials' });
+    const link = page.getByRole('link', {
+      name: 'database-credentials',
+      exact: true,
+    });
     await link.waitFor();
     // A Secret whose rules leave the guest out is listed with the reason, and not as a link.
     await page

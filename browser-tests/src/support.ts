@@ -55,6 +55,8 @@ export async function signedInContext(
     viewport: { width: 1400, height: 1000 },
     baseURL: appUrl,
   });
+  // The portal's dev server and backend share two cores with the browser: give each wait room.
+  context.setDefaultTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: appUrl,
   });
@@ -67,11 +69,33 @@ export async function signedInContext(
   return context;
 }
 
+/**
+ * Saves the page as <name>.png in the artifacts folder. Backstage scrolls its content inside the
+ * page rather than the document, so the viewport is stretched to the tallest scrolling element
+ * for the capture, and restored after it.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({
-    path: join(stack().artifactsDir, `${name}.png`),
-    fullPage: true,
+  const viewport = page.viewportSize() ?? { width: 1400, height: 1000 };
+  const height = await page.evaluate(() =>
+    Math.max(
+      document.documentElement.scrollHeight,
+      ...Array.from(document.querySelectorAll('main, main *'))
+        .filter(el => el.scrollHeight > el.clientHeight + 1)
+        .map(el => el.scrollHeight + el.getBoundingClientRect().top),
+    ),
+  );
+  await page.setViewportSize({
+    width: viewport.width,
+    height: Math.min(Math.max(height, viewport.height), 8000),
   });
+  try {
+    await page.screenshot({
+      path: join(stack().artifactsDir, `${name}.png`),
+      fullPage: true,
+    });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
 }
 
 export async function clipboardText(page: Page): Promise<string> {
@@ -175,4 +199,75 @@ export function watchPage(page: Page) {
     /** Requests made from a given moment on. */
     since: (mark: number) => requests.slice(mark),
   };
+}
+
+/** The guest's Backstage token, for setting up state through Krypton's own API. */
+async function guestToken(): Promise<string> {
+  const res = await fetch(
+    `${stack().backendUrl}/api/auth/guest/refresh?env=development`,
+    { headers: { 'X-Requested-With': 'XMLHttpRequest' } },
+  );
+  if (!res.ok) throw new Error(`guest sign-in answered ${res.status}`);
+  const body = (await res.json()) as { backstageIdentity: { token: string } };
+  return body.backstageIdentity.token;
+}
+
+/** Updates a Secret's text values through Krypton as the guest, so that it gains a version. */
+export async function updateThroughKrypton(
+  name: string,
+  data: Record<string, string>,
+): Promise<void> {
+  const live = await readSecret(name);
+  const res = await fetch(
+    `${
+      stack().backendUrl
+    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}`,
+    {
+      method: 'PUT',
+      headers: {
+        Authorization: `Bearer ${await guestToken()}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        resourceVersion: live.metadata.resourceVersion,
+        data,
+      }),
+    },
+  );
+  if (!res.ok) throw new Error(`the update answered ${res.status}`);
+}
+
+/** The names of the history snapshots in the demo namespace. */
+export async function snapshotNames(): Promise<string[]> {
+  const out = await kubectl(
+    'get',
+    'secrets',
+    '-n',
+    DEMO_NAMESPACE,
+    '-l',
+    'krypton.io/kind=history',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  );
+  return out.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Runs one scenario on a fresh page; when it fails, the page as it was is kept as
+ * failure-<name>.png next to the other screenshots before the error is passed on.
+ */
+export async function onPage(
+  context: BrowserContext,
+  name: string,
+  scenario: (page: Page) => Promise<void>,
+): Promise<void> {
+  const page = await context.newPage();
+  try {
+    await scenario(page);
+  } catch (e) {
+    await screenshot(page, `failure-${name}`).catch(() => undefined);
+    throw e;
+  } finally {
+    await page.close();
+  }
 }

@@ -119,7 +119,25 @@ function withQuery<S extends QuerySchema>(
   ) => Promise<void>,
 ) {
   return (req: Request, res: Response) =>
-    handler(req, res, parseQuery(req.query as Record<string, unknown>, schema));
+    handler(req, res, parseQuery(rawQuery(req), schema));
+}
+
+/**
+ * The query as the client sent it. Express's parser drops names such as __proto__ and nests
+ * a[b]=c, which would let a parameter pass unseen; each name is checked as written instead.
+ */
+function rawQuery(req: Request): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  const at = req.originalUrl.indexOf('?');
+  if (at < 0) return out;
+  for (const [name, value] of new URLSearchParams(
+    req.originalUrl.slice(at + 1),
+  )) {
+    const seen = out[name];
+    if (seen === undefined) out[name] = value;
+    else out[name] = [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return out;
 }
 
 export async function createRouter(
@@ -192,14 +210,14 @@ export async function createRouter(
     withQuery(LIST_QUERY, async (req, res, query) => {
       const ctx = await context(req);
       // The list is the read permission without a resource; Krypton registers no conditional
-      // rules, so only an unconditional ALLOW lets it through.
-      const [decision] = await permissions.authorizeConditional(
+      // rules, so only an unconditional ALLOW lets it through. As on every Secret route,
+      // Kubernetes RBAC answers before the permission: the check runs beside the list and is
+      // observed after it (README, Access).
+      const permitted = permissions.authorizeConditional(
         [{ permission: kryptonSecretReadPermission }],
         { credentials: ctx.credentials },
       );
-      if (decision.result !== AuthorizeResult.ALLOW) {
-        throw new KryptonError('forbidden', messages.forbiddenPermission);
-      }
+      permitted.catch(() => undefined);
       const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList, {
         labelSelector:
           query.labelSelector === undefined
@@ -207,6 +225,10 @@ export async function createRouter(
             : validateLabelSelector(query.labelSelector),
         adoptable: query.adoptable,
       });
+      const [decision] = await permitted;
+      if (decision.result !== AuthorizeResult.ALLOW) {
+        throw new KryptonError('forbidden', messages.forbiddenPermission);
+      }
       res.json({ items });
     }),
   );

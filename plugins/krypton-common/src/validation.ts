@@ -51,10 +51,11 @@ export function validateDataKey(key: string): void {
     key.length > 253 ||
     !DATA_KEY.test(key) ||
     key === '.' ||
-    key === '..'
+    // Kubernetes refuses ".." and every key that starts with it (IsConfigMapKey).
+    key.startsWith('..')
   ) {
     throw invalid(
-      'Invalid key: use at most 253 letters, digits, "-", "_" and "."; "." and ".." are not allowed.',
+      'Invalid key: use at most 253 letters, digits, "-", "_" and "."; "." is not allowed, nor a key that starts with "..".',
     );
   }
 }

@@ -36,7 +36,9 @@ export function jsonBody(): RequestHandler[] {
   };
   const parse: RequestHandler = (req, _res, next) => {
     try {
-      if (Buffer.isBuffer(req.body)) req.body = parseJsonBody(req.body);
+      // Content-Length: 0 is no body, as the media-type check above already treats it.
+      if (Buffer.isBuffer(req.body))
+        req.body = req.body.length === 0 ? {} : parseJsonBody(req.body);
       next();
     } catch (err) {
       next(err);

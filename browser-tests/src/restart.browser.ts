@@ -1,0 +1,104 @@
+import { Browser, BrowserContext } from 'playwright-core';
+import {
+  DEMO_NAMESPACE,
+  kubectl,
+  launchBrowser,
+  onPage,
+  screenshot,
+  signedInContext,
+} from './support';
+
+const RESTARTED_AT = 'krypton.io/restarted-at';
+
+async function restartedAt(kind: string, name: string): Promise<string> {
+  return kubectl(
+    'get',
+    kind,
+    name,
+    '-n',
+    DEMO_NAMESPACE,
+    '-o',
+    `jsonpath={.spec.template.metadata.annotations.${RESTARTED_AT.replace(
+      /\./g,
+      '\\.',
+    )}}`,
+  );
+}
+
+describe('restarting consumers', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await signedInContext(browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("restarts the demo workloads from an entity's Secret, with results grouped per entity", async () => {
+    await onPage(context, 'restart', async page => {
+      await page.goto('/catalog/default/component/payments-api/krypton');
+      await page
+        .getByRole('link', { name: 'database-credentials', exact: true })
+        .click();
+      await page.getByRole('tab', { name: 'Consumers' }).click();
+
+      // The entity the user came from comes first; a workload no entity claims comes last.
+      const groups = page.getByRole('heading', { level: 3 });
+      await page.getByText('reports-export', { exact: true }).first().waitFor();
+      const titles = await groups.allTextContents();
+      const order = [
+        'payments-api',
+        'payments-agent',
+        'Not in the catalog',
+      ].map(t => titles.findIndex(title => title.includes(t)));
+      expect(order.every(i => i >= 0)).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      await screenshot(page, 'consumers');
+
+      await page.getByRole('button', { name: 'Restart consumers' }).click();
+      const dialog = page.getByRole('dialog', {
+        name: 'Restart the consumers of database-credentials?',
+      });
+      await dialog.waitFor();
+      for (const name of ['payments-api', 'payments-agent', 'reports-export']) {
+        await dialog.getByText(name, { exact: false }).first().waitFor();
+      }
+      await screenshot(page, 'restart-confirmation');
+      await dialog.getByRole('button', { name: 'Restart 3 workloads' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await page
+        .getByText('Rollout requested for 3 of 3 matched workloads.')
+        .first()
+        .waitFor();
+      await page
+        .getByText(
+          'Only acknowledged pod-template patches are reported as requested.',
+          { exact: false },
+        )
+        .first()
+        .waitFor();
+      // The result is grouped like the dry run: 3 groups in the dry run, 3 in the result, and
+      // 3 in the last result read back from the backend.
+      await expect(
+        page.getByText('Not in the catalog', { exact: true }).count(),
+      ).resolves.toBe(3);
+      await page.getByText('Last restart through Krypton').waitFor();
+      await screenshot(page, 'restart-result');
+
+      for (const [kind, name] of [
+        ['deployment', 'payments-api'],
+        ['daemonset', 'payments-agent'],
+        ['deployment', 'reports-export'],
+      ]) {
+        await expect(restartedAt(kind, name)).resolves.toMatch(/^\d{4}-/);
+      }
+      // payments-worker does not consume database-credentials.
+      await expect(restartedAt('statefulset', 'payments-worker')).resolves.toBe(
+        '',
+      );
+    });
+  });
+});
