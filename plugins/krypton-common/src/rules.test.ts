@@ -386,7 +386,7 @@ describe('request bodies and queries', () => {
   it('parses generated valid create requests without loss', () => {
     const key = fc
       .stringMatching(/^[-._a-zA-Z0-9]{1,40}$/)
-      .filter(k => k !== '.' && k !== '..');
+      .filter(k => k !== '.' && !k.startsWith('..'));
     fc.assert(
       fc.property(
         fc.array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/), {
