@@ -14,19 +14,22 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { send } from './clients';
-import { formatTable, measure } from './measure';
+import { formatColumns, formatTable, measure } from './measure';
+import { Breakdown, RoundTripClock, breakdownRow } from './roundTrips';
 
-// GET and PUT latency of one Secret through Krypton over HTTP, against raw keep-alive requests of
+// GET, update and restore latency of one Secret through Krypton over HTTP, against raw keep-alive requests of
 // the same Secret on the same kube-apiserver, measured in one run.
 describe('latency', () => {
   const ns = useTestNamespace('krypton-bench');
   const admin = new AdminClient();
   let krypton: KryptonTestBackend;
+  let roomy: KryptonTestBackend;
   const kubeAgent = new https.Agent({ keepAlive: true });
   const backendAgent = new http.Agent({ keepAlive: true });
 
   beforeAll(async () => {
     krypton = await startKryptonBackend();
+    roomy = await startKryptonBackend({ historyLimit: 100 });
     await admin.grantSecrets(ns.name, {
       kind: 'User',
       name: 'user:default/root',
@@ -38,9 +41,17 @@ describe('latency', () => {
       },
       stringData: { user: 'app', password: 'x'.repeat(64) },
     });
+    await admin.createSecret(ns.name, {
+      metadata: {
+        name: 'bench-under',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
+      stringData: { user: 'app', password: 'x'.repeat(64) },
+    });
   });
   afterAll(async () => {
     await krypton.stop();
+    await roomy.stop();
     admin.close();
     kubeAgent.destroy();
     backendAgent.destroy();
@@ -122,23 +133,84 @@ describe('latency', () => {
       },
       { runs: 150 },
     );
-    const kryptonPut = await measure(
-      'Krypton PUT secret (data change)',
-      async () => {
-        const out = await send(kryptonUrl, {
+
+    const clock = new RoundTripClock();
+    clock.install();
+    const kryptonGetSplit = await clock.measure(
+      'GET secret',
+      () =>
+        send(kryptonUrl, { agent: backendAgent, headers: auth, expect: 200 }),
+      { warmup: 10, runs: 100 },
+    );
+    // Under the limit: a backend that keeps 100 versions, so none of these 80 updates prunes.
+    const underUrl = `${roomy.url}/api/krypton/namespaces/${ns.name}/secrets/bench-under`;
+    const update = (url: string) => {
+      let loaded = '';
+      return async () => {
+        if (!loaded) {
+          loaded = JSON.parse(
+            (
+              await send(url, {
+                agent: backendAgent,
+                headers: auth,
+                expect: 200,
+              })
+            ).toString(),
+          ).resourceVersion;
+        }
+        const out = await send(url, {
           agent: backendAgent,
           method: 'PUT',
           headers: auth,
           body: JSON.stringify({
-            resourceVersion: rv,
+            resourceVersion: loaded,
             data: { user: 'app', password: `krypton-${n++}` },
           }),
           expect: 200,
         });
-        rv = JSON.parse(out.toString()).resourceVersion;
-      },
-      { runs: 150 },
+        loaded = JSON.parse(out.toString()).resourceVersion;
+      };
+    };
+    const putUnder = await clock.measure(
+      'PUT under the limit (GET, POST, list, PUT)',
+      update(underUrl),
+      { warmup: 5, runs: 80 },
     );
+    // At the limit (20): every update also deletes the oldest snapshot, before the live PUT.
+    const putAt = await clock.measure(
+      'PUT at the limit (+ DELETE oldest)',
+      update(kryptonUrl),
+      { warmup: 25, runs: 150 },
+    );
+    // Restore of the newest version, at the limit: the snapshot's values are read too.
+    let live = JSON.parse(
+      (
+        await send(kryptonUrl, {
+          agent: backendAgent,
+          headers: auth,
+          expect: 200,
+        })
+      ).toString(),
+    ) as { resourceVersion: string; version: number };
+    const restoreAt = await clock.measure(
+      'restore at the limit (+ GET snapshot)',
+      async () => {
+        const out = await send(`${kryptonUrl}/restore`, {
+          agent: backendAgent,
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            version: live.version - 1,
+            resourceVersion: live.resourceVersion,
+          }),
+          expect: 200,
+        });
+        live = JSON.parse(out.toString());
+      },
+      { warmup: 10, runs: 100 },
+    );
+    clock.uninstall();
+    const asSample = (b: Breakdown) => ({ name: b.name, ms: b.totalMs });
     agent.destroy();
 
     process.stdout.write(
@@ -153,8 +225,14 @@ describe('latency', () => {
           { sample: kryptonGet, baseline: rawGet },
           { sample: kryptonGetFresh, baseline: rawGet },
           { sample: rawPut },
-          { sample: kryptonPut, baseline: rawPut },
+          { sample: asSample(putUnder), baseline: rawPut },
+          { sample: asSample(putAt), baseline: rawPut },
+          { sample: asSample(restoreAt), baseline: rawPut },
         ],
+      )}\n\n${formatColumns(
+        'Where the time goes (medians, ms): before the first Kubernetes request (authentication, user info, the permission check where it is not concurrent), in Kubernetes round trips (overlaps once), and local work between and after them',
+        ['operation', 'total', 'before', 'kube', 'trips', 'local'],
+        [kryptonGetSplit, putUnder, putAt, restoreAt].map(breakdownRow),
       )}\n`,
     );
   });

@@ -14,17 +14,30 @@ const HASH = /^[0-9a-f]{32}$/;
 const VERSION = /^[1-9][0-9]{0,15}$/;
 const NAME = /^krypton-h-([0-9a-f]{32})-v([1-9][0-9]{0,15})$/;
 
+/**
+ * Recent hashes: every update validates each retained snapshot's binding again, and the UIDs and
+ * revisions behind them rarely change, so most digests of a request were computed by the one
+ * before it. Bounded, and holding only UIDs and revisions, never values.
+ */
+const HASH_MEMO_LIMIT = 4096;
+const hashMemo = new Map<string, string>();
+
 /** The first 32 lowercase hex characters of SHA-256 of the text. Isomorphic (Web Crypto). */
 export async function hash32(text: string): Promise<string> {
+  const known = hashMemo.get(text);
+  if (known !== undefined) return known;
   const digest = await globalThis.crypto.subtle.digest(
     'SHA-256',
     new TextEncoder().encode(text),
   );
-  return Array.from(new Uint8Array(digest), b =>
+  const hex = Array.from(new Uint8Array(digest), b =>
     b.toString(16).padStart(2, '0'),
   )
     .join('')
     .slice(0, 32);
+  if (hashMemo.size >= HASH_MEMO_LIMIT) hashMemo.clear();
+  hashMemo.set(text, hex);
+  return hex;
 }
 
 /** `krypton-h-<UID hash>-v<N>`: at most 60 characters, whatever the live name. */
