@@ -36,6 +36,14 @@ export function stack(): PortalStackInfo {
   return JSON.parse(raw) as PortalStackInfo;
 }
 
+/**
+ * Makes a stack started in this process the one that the helpers here use, for callers outside
+ * the browser suite (whose global setup hands its stack over the same way).
+ */
+export function provideStack(info: PortalStackInfo): void {
+  process.env[STACK_ENV] = JSON.stringify(info);
+}
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.KRYPTON_CHROMIUM ?? '/usr/bin/chromium',

@@ -40,6 +40,12 @@ export interface Config {
        * @visibility frontend
        */
       identity?: 'impersonation' | 'hybrid' | 'serviceAccount';
+      /**
+       * Deadline of each Kubernetes request, from sending to the end of the answer, in
+       * milliseconds (default 30000). A request without an answer by then fails as a timeout:
+       * an outage (503), whose outcome is unknown for a write.
+       */
+      requestTimeoutMs?: number;
       impersonation?: {
         /**
          * Template for the impersonated user name. Placeholders: {{kind}}, {{namespace}}, {{name}}, {{ref}}.

@@ -147,6 +147,65 @@ describe('createClusters', () => {
       createClusters([{ ...clusters[0], skipTLSVerify: true }]),
     ).toHaveLength(1);
   });
+
+  it('gives every transport the deadline of krypton.kubernetes.requestTimeoutMs', async () => {
+    const read = (requestTimeoutMs?: number | string) => {
+      try {
+        return readKryptonConfig(
+          new ConfigReader({ krypton: { kubernetes: { requestTimeoutMs } } }),
+          {},
+        ).requestTimeoutMs;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect([undefined, 1, 250, 600_000].map(read)).toEqual([
+      30_000, 1, 250, 600_000,
+    ]);
+    expect([0, -1, 1.5, 600_001].map(read)).toEqual(
+      Array(4).fill(
+        'krypton.kubernetes.requestTimeoutMs must be a whole number of milliseconds from 1 to 600000',
+      ),
+    );
+    expect(read('soon')).toEqual(expect.stringContaining('requestTimeoutMs'));
+
+    // A server that never answers: the request fails at the configured deadline.
+    const server = http.createServer(() => undefined);
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const config = readKryptonConfig(
+      new ConfigReader({
+        krypton: {
+          kubernetes: { requestTimeoutMs: 200 },
+          clusters: [
+            {
+              ...cluster,
+              url: `http://127.0.0.1:${port}`,
+              skipTLSVerify: true,
+            },
+          ],
+        },
+      }),
+      {},
+    );
+    const [c] = createClusters(config.clusters, {
+      deadlineMs: config.requestTimeoutMs,
+    });
+    const started = Date.now();
+    try {
+      await expect(
+        c.transport.request({ method: 'GET', path: '/version' }),
+      ).rejects.toMatchObject({
+        name: 'KubeTransportError',
+        reason: 'timeout',
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      c.transport.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
 
 describe('credentials', () => {

@@ -33,6 +33,25 @@ export interface KryptonBackendConfig {
   historyLimit: Parsed<number>;
   restartEnabled: boolean;
   managedOnly: boolean;
+  /** Deadline of each Kubernetes request, in milliseconds. */
+  requestTimeoutMs: number;
+}
+
+/** The transport's default deadline of one Kubernetes request. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const MAX_REQUEST_TIMEOUT_MS = 600_000;
+
+/** krypton.kubernetes.requestTimeoutMs: a whole number of milliseconds, 1 to 600,000. */
+function readRequestTimeout(config: Config): number {
+  const key = 'krypton.kubernetes.requestTimeoutMs';
+  const value = config.getOptionalNumber(key);
+  if (value === undefined) return DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_REQUEST_TIMEOUT_MS) {
+    throw new InputError(
+      `${key} must be a whole number of milliseconds from 1 to ${MAX_REQUEST_TIMEOUT_MS}`,
+    );
+  }
+  return value;
 }
 
 type Env = Record<string, string | undefined>;
@@ -149,6 +168,7 @@ export function readKryptonConfig(
     extraGroups: config.getOptionalStringArray(`${imp}.extraGroups`) ?? [],
     clusters,
     admins: readAdmins(config),
+    requestTimeoutMs: readRequestTimeout(config),
     ...readSettings(config, env),
   };
 }

@@ -1,10 +1,17 @@
 /*
  * Fault injection over the history-backed writes. Each Kubernetes request that update, restore
- * and delete make is failed in turn at the fault proxy (an upstream 500, a 429, a connection reset
- * before forwarding, and a reset after the apiserver applied the request). Each run must answer
- * its documented status, lose no state (every earlier state is live or in a valid snapshot,
- * unless retention or delete cleanup removed it on purpose), and a reload plus retry must
- * converge on the intended state.
+ * and delete make is failed in turn at the fault proxy: an upstream 500, a 429, a connection reset
+ * before forwarding, a reset after the apiserver applied the request, and a timeout before and
+ * after the apiserver applied it (the proxy holds the request, or the apiserver's answer, past
+ * the backend's Kubernetes request deadline, which these backends set to DEADLINE_MS). Each run
+ * must answer its documented status, lose no state (every earlier state is live or in a valid
+ * snapshot, unless retention or delete cleanup removed it on purpose), and a reload plus retry
+ * must converge on the intended state.
+ *
+ * A timeout is a request without an answer, like a reset: the backend cannot know whether it took
+ * effect, so both answer the same (503 unavailable, or the history messages, never 429), and a
+ * snapshot delete without an answer is confirmed by reading the snapshot again. The two variants
+ * differ only in what the cluster holds afterwards.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -32,6 +39,8 @@ import {
 const KEYS = kryptonKeys('krypton.io');
 /** The history limit of the second backend, for the runs that prune. */
 const LIMIT = 2;
+/** The backends' deadline of one Kubernetes request (krypton.kubernetes.requestTimeoutMs). */
+const DEADLINE_MS = 600;
 
 type OpName =
   | 'update'
@@ -39,7 +48,13 @@ type OpName =
   | 'restore'
   | 'restore at limit'
   | 'delete';
-type FaultName = 'respond 500' | 'respond 429' | 'reset' | 'resetAfterForward';
+type FaultName =
+  | 'respond 500'
+  | 'respond 429'
+  | 'reset'
+  | 'resetAfterForward'
+  | 'timeout'
+  | 'timeoutAfterForward';
 
 /**
  * One operation of the matrix. Steps name the Kubernetes requests it makes, in order:
@@ -150,17 +165,59 @@ const status = (code: number, reason: string) =>
     code,
   });
 
-const FAULTS: Record<FaultName, { short: string; action: FaultAction }> = {
+interface Fault {
+  short: string;
+  action: FaultAction;
+  /** The backend got no answer: its gateway logs the request with this reason. */
+  unanswered?: 'Network' | 'Timeout';
+  /** The apiserver applied the request before the fault. */
+  applied: boolean;
+  /**
+   * Only for writes: for a read, an answer held after forwarding leaves the same cluster and the
+   * same backend view as a request held before it, and each costs a deadline.
+   */
+  writesOnly?: true;
+}
+
+const FAULTS: Record<FaultName, Fault> = {
   'respond 500': {
     short: '500',
     action: { respond: { status: 500, body: status(500, 'InternalError') } },
+    applied: false,
   },
   'respond 429': {
     short: '429',
     action: { respond: { status: 429, body: status(429, 'TooManyRequests') } },
+    applied: false,
   },
-  reset: { short: 'rst', action: { reset: true } },
-  resetAfterForward: { short: 'raf', action: { resetAfterForward: true } },
+  reset: {
+    short: 'rst',
+    action: { reset: true },
+    unanswered: 'Network',
+    applied: false,
+  },
+  resetAfterForward: {
+    short: 'raf',
+    action: { resetAfterForward: true },
+    unanswered: 'Network',
+    applied: true,
+  },
+  // Held at the proxy, never forwarded, until the backend gives up at its deadline.
+  timeout: {
+    short: 'tmo',
+    action: { hold: true },
+    unanswered: 'Timeout',
+    applied: false,
+  },
+  // Applied at once; the answer would come long after the deadline (a backend without one would
+  // get it, and fail the checks below rather than hang).
+  timeoutAfterForward: {
+    short: 'taf',
+    action: { delayAfterForwardMs: 5 * DEADLINE_MS },
+    unanswered: 'Timeout',
+    applied: true,
+    writesOnly: true,
+  },
 };
 const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
@@ -168,9 +225,9 @@ const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 type Case = [OpName, number, number, string, FaultName];
 const CASES: Case[] = OP_NAMES.flatMap(op =>
   OPS[op].steps.flatMap((step, i) =>
-    FAULT_NAMES.map(
-      (fault): Case => [op, i + 1, OPS[op].steps.length, step, fault],
-    ),
+    FAULT_NAMES.filter(
+      fault => !FAULTS[fault].writesOnly || !step.startsWith('GET '),
+    ).map((fault): Case => [op, i + 1, OPS[op].steps.length, step, fault]),
   ),
 );
 
@@ -208,8 +265,9 @@ function intendedText(spec: OpSpec, fx: Fixture): string {
 
 /**
  * The requests a run that fails at stepIdx makes: up to the failing one. A snapshot delete that
- * got no answer is confirmed by reading the snapshot again: after a reset (never forwarded) it is
- * still there and cleanup stops; after resetAfterForward it is gone and the run carries on.
+ * got no answer (a reset or a timeout) is confirmed by reading the snapshot again: when it was
+ * never forwarded it is still there and cleanup stops; when it was applied it is gone and the run
+ * carries on.
  */
 function requestsUpTo(
   steps: string[],
@@ -218,16 +276,16 @@ function requestsUpTo(
 ): string[] {
   const step = steps[stepIdx];
   const upTo = steps.slice(0, stepIdx + 1);
-  if (!SNAPSHOT_DELETE.test(step) || fault.startsWith('respond')) return upTo;
+  if (!SNAPSHOT_DELETE.test(step) || !FAULTS[fault].unanswered) return upTo;
   const confirm = step.replace('DELETE', 'GET');
-  return fault === 'reset'
-    ? [...upTo, confirm]
-    : [...upTo, confirm, ...steps.slice(stepIdx + 1)];
+  return FAULTS[fault].applied
+    ? [...upTo, confirm, ...steps.slice(stepIdx + 1)]
+    : [...upTo, confirm];
 }
 
-/** Whether a run still succeeds: a snapshot delete that landed before the reset is confirmed. */
+/** Whether a run still succeeds: a snapshot delete that landed without an answer is confirmed. */
 const succeedsAnyway = (step: string, fault: FaultName) =>
-  SNAPSHOT_DELETE.test(step) && fault === 'resetAfterForward';
+  SNAPSHOT_DELETE.test(step) && FAULTS[fault].applied;
 
 /** What a sequence of requests leaves behind, the one at skipIdx not having taken effect. */
 function effects(
@@ -296,6 +354,8 @@ interface Observed {
   fault: FaultName;
   status: number;
   history?: unknown;
+  /** How long the faulted run took. */
+  ms: number;
   live: string;
   retry: string;
 }
@@ -312,7 +372,8 @@ describe('history writes under injected Kubernetes faults', () => {
 
   const base = () => `/api/krypton/namespaces/${ns.name}/secrets`;
   const apiPath = () => `/api/v1/namespaces/${ns.name}/secrets`;
-  const serverOf = (spec: OpSpec) => (spec.limited ? limited : main).server;
+  const backendOf = (spec: OpSpec) => (spec.limited ? limited : main);
+  const serverOf = (spec: OpSpec) => backendOf(spec).server;
   const get = (name: string) =>
     request(main.server)
       .get(`${base()}/${name}`)
@@ -550,7 +611,9 @@ describe('history writes under injected Kubernetes faults', () => {
       target: state.server,
       caFile: state.caFile || undefined,
     });
-    const identity = { kubernetes: { identity: 'serviceAccount' } };
+    const identity = {
+      kubernetes: { identity: 'serviceAccount', requestTimeoutMs: DEADLINE_MS },
+    };
     [main, limited] = await Promise.all([
       startKryptonBackend(identity, { clusterUrl: proxy.url }),
       startKryptonBackend(
@@ -565,18 +628,28 @@ describe('history writes under injected Kubernetes faults', () => {
       o =>
         `| ${o.op} | ${o.index}/${o.total} | ${o.step} | ${o.fault} | ${
           o.status
-        } | ${o.history ? JSON.stringify(o.history) : ''} | ${o.live} | ${
-          o.retry
-        } |`,
+        } | ${o.history ? JSON.stringify(o.history) : ''} | ${o.ms} | ${
+          o.live
+        } | ${o.retry} |`,
+    );
+    const tally = FAULT_NAMES.map(
+      f =>
+        `${f}: ${observed.filter(o => o.fault === f).length} (${[
+          ...new Set(
+            observed.filter(o => o.fault === f).map(o => String(o.status)),
+          ),
+        ].join('/')})`,
     );
     process.stdout.write(
       [
         '',
         `[historyFaults] ${observed.length} fault cases in ${
           Date.now() - started
-        } ms`,
-        '| operation | request | step | fault | status | history | live after fault | retry |',
-        '|---|---|---|---|---|---|---|---|',
+        } ms (Kubernetes request deadline ${DEADLINE_MS} ms); per fault: ${tally.join(
+          ', ',
+        )}`,
+        '| operation | request | step | fault | status | history | ms | live after fault | retry |',
+        '|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
       ].join('\n'),
@@ -667,9 +740,28 @@ describe('history writes under injected Kubernetes faults', () => {
       };
       if (earlier.length > 0) proxy.inject(passRule);
       proxy.resetRecordings();
+      const sink = backendOf(spec).sink;
+      const logged = sink.lines.length;
+      const began = Date.now();
       const res = await run(spec, fx, fx.states[c - 1].rv);
+      const ms = Date.now() - began;
       const made = proxy.requests.map(r => classify(r, fx));
       proxy.clear();
+
+      // A request without an answer is logged with its reason: the deadline, or the lost
+      // connection. A timeout ends the run at the deadline: not before, and not at the 30 s
+      // default.
+      const unanswered = FAULTS[fault].unanswered;
+      expect(
+        sink.lines
+          .slice(logged)
+          .filter(line => line.includes(' answered nothing '))
+          .map(line => /\(([A-Za-z]+)\)/.exec(line)?.[1]),
+      ).toEqual(unanswered ? [unanswered] : []);
+      expect(ms).toBeGreaterThanOrEqual(
+        unanswered === 'Timeout' ? DEADLINE_MS : 0,
+      );
+      expect(ms).toBeLessThan(5 * DEADLINE_MS);
 
       expect(faultRule.times).toBe(0);
       expect(passRule.times).toBe(0);
@@ -691,13 +783,12 @@ describe('history writes under injected Kubernetes faults', () => {
       const after = effects(
         spec,
         expectedMade,
-        fault === 'resetAfterForward' ? -1 : stepIdx,
+        FAULTS[fault].applied ? -1 : stepIdx,
       );
-      // Only the final write, forwarded before the reset, can have landed, or the whole run when
-      // only a snapshot delete lost its answer.
+      // Only the final write, applied before its answer was lost, can have landed, or the whole
+      // run when only a snapshot delete lost its answer.
       expect(after.live !== 'old').toBe(
-        landed ||
-          (fault === 'resetAfterForward' && stepIdx === spec.steps.length - 1),
+        landed || (FAULTS[fault].applied && stepIdx === spec.steps.length - 1),
       );
       await expectStored(spec, fx, after);
 
@@ -715,6 +806,7 @@ describe('history writes under injected Kubernetes faults', () => {
         fault,
         status: res.status,
         history: res.body.history,
+        ms,
         live: after.live === 'old' ? 'unchanged' : `${after.live} (landed)`,
         retry,
       });

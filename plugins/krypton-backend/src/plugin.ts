@@ -37,7 +37,9 @@ export const kryptonPlugin = createBackendPlugin({
           database,
         } = deps;
         const kryptonConfig = readKryptonConfig(config);
-        const clusters = createClusters(kryptonConfig.clusters);
+        const clusters = createClusters(kryptonConfig.clusters, {
+          deadlineMs: kryptonConfig.requestTimeoutMs,
+        });
         permissionsRegistry.addPermissions(kryptonPermissions);
         logger.info(
           `Krypton manages ${clusters.map(c => c.name).join(', ')} in ${

@@ -1,8 +1,10 @@
+import http from 'node:http';
 import { ControlPlane, startControlPlane } from './controlPlane';
 import { FaultProxy, startFaultProxy } from './faultProxy';
 import {
   Credentials,
   KubeHttpInit,
+  KubeHttpResponse,
   credentialsOf,
   kubeHttp,
 } from './__testUtils__/kubeHttp';
@@ -18,6 +20,43 @@ function createSecret(name: string): KubeHttpInit {
     body: JSON.stringify({ metadata: { name }, stringData: { k: 'v' } }),
   };
 }
+
+/**
+ * A request to the (plain-HTTP) proxy with a client deadline, as Krypton's transport makes them:
+ * without a whole answer by then, the request is aborted and the promise rejects with ABORT_ERR.
+ */
+function kubeHttpWithin(
+  credentials: Credentials,
+  path: string,
+  init: KubeHttpInit,
+  deadlineMs: number,
+): Promise<KubeHttpResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      new URL(path, credentials.server),
+      {
+        method: init.method ?? 'GET',
+        agent: false,
+        signal: AbortSignal.timeout(deadlineMs),
+        headers: {
+          Authorization: `Bearer ${credentials.token}`,
+          'Content-Type': 'application/json',
+        },
+      },
+      res => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 describe('the fault proxy, in front of a real apiserver', () => {
   let cp: ControlPlane;
@@ -71,6 +110,87 @@ describe('the fault proxy, in front of a real apiserver', () => {
     ).rejects.toMatchObject({ code: 'ECONNRESET' });
     const stored = await kubeHttp(direct, `${SECRETS}/never-written`);
     expect(stored.status).toBe(404);
+  });
+
+  it('hold: the client gives up at its deadline, and the request never reaches the apiserver', async () => {
+    const rule = {
+      method: 'POST',
+      path: /\/secrets$/,
+      action: { hold: true as const },
+      times: 1,
+    };
+    proxy.inject(rule);
+    const started = Date.now();
+    await expect(
+      kubeHttpWithin(viaProxy, SECRETS, createSecret('held'), 300),
+    ).rejects.toMatchObject({ code: 'ABORT_ERR' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(rule.times).toBe(0);
+    expect(proxy.seen).toEqual([`POST ${SECRETS}`]);
+    // Given time to arrive late, it still does not: the proxy dropped it with the client.
+    await sleep(300);
+    expect((await kubeHttp(direct, `${SECRETS}/held`)).status).toBe(404);
+    // The rule is used up: the same request now passes and creates the Secret.
+    const again = await kubeHttp(viaProxy, SECRETS, createSecret('held'));
+    expect(again.status).toBe(201);
+  });
+
+  it('delayAfterForwardMs: the write lands at once, and its answer arrives late but whole', async () => {
+    proxy.inject({
+      method: 'POST',
+      path: /\/secrets$/,
+      action: { delayAfterForwardMs: 1500 },
+      times: 1,
+    });
+    const started = Date.now();
+    let answeredAt: number | undefined;
+    const pending = kubeHttp(
+      viaProxy,
+      SECRETS,
+      createSecret('late-answer'),
+    ).then(res => {
+      answeredAt = Date.now();
+      return res;
+    });
+    await sleep(300);
+    // Stored while its answer is still held at the proxy.
+    const stored = await kubeHttp(direct, `${SECRETS}/late-answer`);
+    expect({
+      status: stored.status,
+      answered: answeredAt !== undefined,
+    }).toEqual({ status: 200, answered: false });
+    const res = await pending;
+    expect(answeredAt! - started).toBeGreaterThanOrEqual(1500);
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.body)).toMatchObject({
+      kind: 'Secret',
+      metadata: {
+        name: 'late-answer',
+        uid: JSON.parse(stored.body).metadata.uid,
+      },
+    });
+  });
+
+  it('delayAfterForwardMs past the deadline: the write lands, yet the client times out', async () => {
+    proxy.inject({
+      method: 'POST',
+      path: /\/secrets$/,
+      action: { delayAfterForwardMs: 60_000 },
+      times: 1,
+    });
+    const started = Date.now();
+    await expect(
+      kubeHttpWithin(viaProxy, SECRETS, createSecret('answer-lost'), 300),
+    ).rejects.toMatchObject({ code: 'ABORT_ERR' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect((await kubeHttp(direct, `${SECRETS}/answer-lost`)).status).toBe(200);
+    // The proxy is not held up by the dropped answer: the next request passes at once.
+    const again = await kubeHttp(
+      viaProxy,
+      SECRETS,
+      createSecret('answer-lost'),
+    );
+    expect(again.status).toBe(409);
   });
 
   it('records every header line on its own and forwards them unchanged', async () => {

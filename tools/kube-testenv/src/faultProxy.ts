@@ -14,7 +14,21 @@ export type FaultAction =
    * Only for requests whose response ends (not watches).
    */
   | { resetAfterForward: true }
-  | { delayMs: number };
+  /** Forwards the request after this long; for clients that wait that long. */
+  | { delayMs: number }
+  /**
+   * Neither forwards nor answers: the request waits at the proxy until the client gives up (its
+   * deadline) or the proxy closes. The apiserver never sees it: a timeout before the request
+   * took effect.
+   */
+  | { hold: true }
+  /**
+   * Forwards the request at once and reads the apiserver's whole answer, then relays it only
+   * after this long: the request took effect, the answer is late. A client whose deadline is
+   * shorter has gone by then (a timeout after the request took effect) and the answer is
+   * dropped. Only for requests whose response ends (not watches).
+   */
+  | { delayAfterForwardMs: number };
 
 export interface FaultRule {
   method?: string;
@@ -138,6 +152,34 @@ export async function startFaultProxy(options: {
         up.resume();
         up.once('end', () => req.socket.resetAndDestroy());
         up.once('error', () => req.socket.resetAndDestroy());
+      });
+    } else if ('hold' in action) {
+      // Read the body so the client's send completes, then never answer.
+      req.resume();
+    } else if ('delayAfterForwardMs' in action) {
+      let gone = false;
+      let timer: NodeJS.Timeout | undefined;
+      // Also emitted after a normal end; by then there is nothing left to cancel.
+      res.once('close', () => {
+        gone = true;
+        clearTimeout(timer);
+      });
+      forward(up => {
+        const chunks: Buffer[] = [];
+        up.on('data', (chunk: Buffer) => chunks.push(chunk));
+        up.once('error', () => res.destroy());
+        up.once('end', () => {
+          if (gone) return;
+          timer = setTimeout(() => {
+            const body = Buffer.concat(chunks);
+            const headers = { ...up.headers };
+            // Relayed whole, so the length is known even when the apiserver sent chunks.
+            delete headers['transfer-encoding'];
+            headers['content-length'] = String(body.length);
+            res.writeHead(up.statusCode ?? 502, headers);
+            res.end(body);
+          }, action.delayAfterForwardMs);
+        });
       });
     } else if ('respond' in action) {
       req.resume();

@@ -72,9 +72,16 @@ function hasCredentials(user: User | null): boolean {
  */
 export function createClusters(
   configs: ClusterConfig[],
-  options: { inClusterTokenFile?: string } = {},
+  options: {
+    inClusterTokenFile?: string;
+    /** Deadline of each Kubernetes request; the transport's default (30 s) otherwise. */
+    deadlineMs?: number;
+  } = {},
 ): Cluster[] {
   const tokenFile = options.inClusterTokenFile ?? IN_CLUSTER_TOKEN_FILE;
+  // Spread over the transport's defaults, so an absent deadline must stay absent, not undefined.
+  const transportOptions =
+    options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
   if (configs.length === 0) {
     const kc = new KubeConfig();
     kc.loadFromDefault();
@@ -86,7 +93,7 @@ export function createClusters(
     return [
       {
         name: kc.getCurrentCluster()?.name ?? 'default',
-        transport: new KubeTransport(kc),
+        transport: new KubeTransport(kc, transportOptions),
       },
     ];
   }
@@ -99,7 +106,10 @@ export function createClusters(
     }
     return {
       name: c.name,
-      transport: new KubeTransport(kubeConfigFor(c, tokenFile)),
+      transport: new KubeTransport(
+        kubeConfigFor(c, tokenFile),
+        transportOptions,
+      ),
     };
   });
 }
