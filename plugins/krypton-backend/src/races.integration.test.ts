@@ -457,8 +457,15 @@ describe.each([
 
       // Every state a success replaced is in history, bound to the revision it was replaced at,
       // unless retention removed it. Retention only removes snapshots with `limit` newer ones
-      // beside them, so the `limit` newest replaced states must all be there.
-      const retainedFrom = Math.max(1, final.version - limit);
+      // beside them, so the `limit` newest replaced states must all be there. A restore never
+      // prunes its own target: when the last write restored the oldest retained version, the
+      // next-oldest went instead, so one state fewer is sure to remain.
+      const last = successes.find(op => op.body.version === final.version);
+      const keptTarget =
+        last?.kind === 'restore' && last.target! <= final.version - limit - 1
+          ? 1
+          : 0;
+      const retainedFrom = Math.max(1, final.version - limit + keptTarget);
       const missing: string[] = [];
       let pruned = 0;
       for (const op of successes) {
