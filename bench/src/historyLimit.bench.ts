@@ -1,4 +1,4 @@
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -9,6 +9,7 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
+import { hash32 } from '@krypton/plugin-krypton-backend/src/__testUtils__/history';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
@@ -46,8 +47,6 @@ const TABLE =
   'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 const value = () => randomBytes(RANDOM_BYTES).toString('base64');
-const hash32 = (text: string) =>
-  createHash('sha256').update(text).digest('hex').slice(0, 32);
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 describe('history at the limit with large values', () => {

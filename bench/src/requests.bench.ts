@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import {
   FaultProxy,
@@ -7,6 +6,7 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
+import { hash32 } from '@krypton/plugin-krypton-backend/src/__testUtils__/history';
 import {
   AdminClient,
   eventually,
@@ -39,9 +39,6 @@ const MODES: Mode[] = ['impersonation', 'serviceAccount'];
 const N = 3;
 /** The limited backend's history limit. */
 const LIMIT = 2;
-
-const hash32 = (text: string) =>
-  createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 /** The workloads that reference `db`, one per reference path (M = 5), and two near misses. */
 const CONSUMERS: Array<[Kind, string, Record<string, unknown>]> = [

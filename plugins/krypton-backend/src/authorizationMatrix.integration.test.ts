@@ -9,6 +9,7 @@ import {
   testPolicy,
 } from './__testUtils__/testBackend';
 import { container, createWorkload } from './__testUtils__/workloads';
+import { b64 } from './__testUtils__/history';
 
 /**
  * One authorization matrix over HTTP: every Secret route × the caller's role on the Secret × the
@@ -22,7 +23,6 @@ import { container, createWorkload } from './__testUtils__/workloads';
 const CANARY = 'matrix-canary-3b9e71';
 const LIVE = `${CANARY}:live`;
 const V1 = `${CANARY}:v1`;
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 // Fixed messages (README: every failure is `{ "error": "<fixed message>" }`).
 const MESSAGES = {

@@ -12,12 +12,12 @@ import {
   as,
   startKryptonBackend,
 } from './__testUtils__/testBackend';
+import { b64 } from './__testUtils__/history';
 
 const CANARY = 'history-canary-5d1e';
 const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28]).toString(
   'base64',
 );
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const versionOf = (s: NativeSecret) =>
   s.metadata.annotations?.['krypton.io/version'];
 

@@ -13,7 +13,6 @@
  * snapshot delete without an answer is confirmed by reading the snapshot again. The two variants
  * differ only in what the cluster holds afterwards.
  */
-import { createHash } from 'node:crypto';
 import {
   FaultAction,
   FaultProxy,
@@ -35,6 +34,7 @@ import {
   as,
   startKryptonBackend,
 } from './__testUtils__/testBackend';
+import { b64, hash32 } from './__testUtils__/history';
 
 const KEYS = kryptonKeys('krypton.io');
 /** The history limit of the second backend, for the runs that prune. */
@@ -232,9 +232,6 @@ const CASES: Case[] = OP_NAMES.flatMap(op =>
 );
 
 const SNAPSHOT_DELETE = /^DELETE snapshot v(\d+)$/;
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const hash32 = (text: string) =>
-  createHash('sha256').update(text).digest('hex').slice(0, 32);
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const byNumber = (a: number, b: number) => a - b;
 const range = (from: number, to: number) =>

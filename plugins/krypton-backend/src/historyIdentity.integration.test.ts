@@ -11,8 +11,7 @@ import {
   as,
   startKryptonBackend,
 } from './__testUtils__/testBackend';
-
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+import { b64 } from './__testUtils__/history';
 
 // alice may read and update exactly one Secret, by name, and nothing else: she cannot write
 // history herself. hybrid mode writes history as Krypton after her live checks pass;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { useTestNamespace } from '@krypton/kube-testenv';
 import { messages } from '@krypton/plugin-krypton-common';
 import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
@@ -9,6 +8,7 @@ import {
   as,
   startKryptonBackend,
 } from './__testUtils__/testBackend';
+import { decode, hash32, mulberry32 } from './__testUtils__/history';
 
 /**
  * Two backend instances race on one Secret with many concurrent updates and restores. Nothing is
@@ -24,27 +24,6 @@ const OPS = 240;
 /** Share of operations that restore a listed version instead of writing new data. */
 const RESTORE_SHARE = 0.35;
 const NAME = 'raced';
-
-const hash32 = (text: string) =>
-  createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
-const decode = (map: Record<string, string> | undefined) =>
-  Object.fromEntries(
-    Object.entries(map ?? {}).map(([k, v]) => [
-      k,
-      Buffer.from(v, 'base64').toString('utf8'),
-    ]),
-  );
-
-/** A small seeded PRNG, so each run makes the same choices (the interleaving still varies). */
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The documented failure answers of a contended update or restore, by status. */
 const DOCUMENTED: Record<

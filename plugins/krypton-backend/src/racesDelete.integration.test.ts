@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { useTestNamespace } from '@krypton/kube-testenv';
 import { messages } from '@krypton/plugin-krypton-common';
@@ -10,6 +9,7 @@ import {
   as,
   startKryptonBackend,
 } from './__testUtils__/testBackend';
+import { decode, hash32, mulberry32 } from './__testUtils__/history';
 
 /**
  * Two backend instances and many concurrent clients update, restore, delete (with and without
@@ -37,27 +37,6 @@ const PUT_SHARE = 0.55;
 const RESTORE_SHARE = 0.3;
 /** The rest deletes; this share of them keeps history. */
 const KEEP_SHARE = 0.4;
-
-const hash32 = (text: string) =>
-  createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
-const decode = (map: Record<string, string> | undefined) =>
-  Object.fromEntries(
-    Object.entries(map ?? {}).map(([k, v]) => [
-      k,
-      Buffer.from(v, 'base64').toString('utf8'),
-    ]),
-  );
-
-/** A small seeded PRNG, so each run makes the same plan (the interleaving still varies). */
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'get' | 'versions' | 'create' | 'put' | 'restore' | 'delete';
 

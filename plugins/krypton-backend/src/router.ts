@@ -33,7 +33,8 @@ import {
 } from '@krypton/plugin-krypton-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
-  ArchiveOutcome,
+  LiveSecrets,
+  VersionedWrite,
   StorageRewrite,
   restartHttpStatus,
   rewriteResultFor,
@@ -96,13 +97,23 @@ function requireNoBody(body: unknown) {
   }
 }
 
-/** What an update or restore saved into history, for its audit event. */
-function archiveMeta(
-  archive: ArchiveOutcome | undefined,
-): Record<string, number> {
-  return archive
-    ? { archivedVersion: archive.archivedVersion, prunedCount: archive.pruned }
-    : {};
+/** An update's or restore's answer, and what it saved into history for its audit event. */
+function versionedWriteResult(live: LiveSecrets, out: VersionedWrite) {
+  const dto = live.toDto(out.secret);
+  return {
+    result: dto,
+    meta: {
+      ...(out.archive
+        ? {
+            archivedVersion: out.archive.archivedVersion,
+            prunedCount: out.archive.pruned,
+          }
+        : {}),
+      dataChanged: out.dataChanged,
+      version: dto.version ?? 0,
+      resourceVersion: dto.resourceVersion,
+    },
+  };
 }
 
 /**
@@ -305,16 +316,7 @@ export async function createRouter(
           body,
           ctx.gate,
         );
-        const updated = ctx.live.toDto(out.secret);
-        return {
-          result: updated,
-          meta: {
-            ...archiveMeta(out.archive),
-            dataChanged: out.dataChanged,
-            version: updated.version ?? 0,
-            resourceVersion: updated.resourceVersion,
-          },
-        };
+        return versionedWriteResult(ctx.live, out);
       });
       res.json(dto);
     }),
@@ -393,16 +395,7 @@ export async function createRouter(
           body,
           ctx.gate,
         );
-        const restored = ctx.live.toDto(out.secret);
-        return {
-          result: restored,
-          meta: {
-            ...archiveMeta(out.archive),
-            dataChanged: out.dataChanged,
-            version: restored.version ?? 0,
-            resourceVersion: restored.resourceVersion,
-          },
-        };
+        return versionedWriteResult(ctx.live, out);
       });
       res.json(dto);
     }),

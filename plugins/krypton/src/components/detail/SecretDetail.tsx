@@ -192,8 +192,6 @@ export const SecretDetail = (props: SecretDetailProps) => {
   ) {
     return <Progress />;
   }
-  const current = metadata;
-
   const onSaved = (secret: SecretDto) => {
     values.replace(secret);
     setEditing(undefined);
@@ -203,8 +201,8 @@ export const SecretDetail = (props: SecretDetailProps) => {
     setRestored(secret);
   };
   const onDeleted = (result: DeleteResult) => {
-    if (props.onDeleted) props.onDeleted(current, result);
-    else setDeleted({ secret: current, result });
+    if (props.onDeleted) props.onDeleted(metadata, result);
+    else setDeleted({ secret: metadata, result });
   };
   const onPending = (result: DeleteResult) => {
     setPending(result);
@@ -223,7 +221,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
       )}
       {pending && (
         <PendingDeletionNotice
-          secret={current}
+          secret={metadata}
           result={pending}
           onDismiss={() => setPending(undefined)}
         />
@@ -245,11 +243,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
           start-up keep the old values until they restart.
         </Alert>
       )}
-      <SecretFacts secret={current} />
+      <SecretFacts secret={metadata} />
       <Box display="flex" justifyContent="flex-end">
         <DeleteSecretButton
           location={location}
-          summary={current}
+          summary={metadata}
           decisions={decisions}
           reloadLive={reloadLive}
           onDeleted={onDeleted}
@@ -277,7 +275,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
         <TabPanel baseId={baseId} tab="values" current={tab}>
           <ValuesTab
             location={location}
-            summary={current}
+            summary={metadata}
             values={values}
             decisions={decisions}
             editing={editing === 'values'}
@@ -288,7 +286,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
         <TabPanel baseId={baseId} tab="access" current={tab}>
           <AccessTab
             location={location}
-            secret={current}
+            secret={metadata}
             loaded={values.secret}
             decisions={decisions}
             role={access.role}
@@ -300,7 +298,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
         <TabPanel baseId={baseId} tab="history" current={tab}>
           <HistoryTab
             location={location}
-            summary={current}
+            summary={metadata}
             live={values.secret}
             decisions={decisions}
             reloadLive={reloadLive}
@@ -311,7 +309,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
         <TabPanel baseId={baseId} tab="consumers" current={tab}>
           <ConsumersTab
             location={location}
-            summary={current}
+            summary={metadata}
             decisions={decisions}
             entityRef={props.entityRef}
           />
