@@ -9,6 +9,7 @@ import {
 import { decodeUtf8, emptyMap, isBase64, isWellFormedText } from './encoding';
 import { tryNormalizeEntityRef } from './entityRefs';
 import { KryptonError } from './errors';
+import { formatLabelSelector, parseLabelSelector } from './labelSelector';
 import { SNAPSHOT_NAME_PREFIX } from './limits';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -121,13 +122,16 @@ function readOptionalString(
   return v;
 }
 
-function readType(body: Record<string, unknown>): string | undefined {
-  const v = body.type;
-  if (v === undefined) return undefined;
+/** A Kubernetes Secret type such as Opaque or kubernetes.io/tls. */
+export function validateSecretType(v: unknown): string {
   if (typeof v !== 'string' || v.length > 253 || !SECRET_TYPE.test(v)) {
     throw invalid('"type" must be a Kubernetes Secret type such as Opaque.');
   }
   return v;
+}
+
+function readType(body: Record<string, unknown>): string | undefined {
+  return body.type === undefined ? undefined : validateSecretType(body.type);
 }
 
 function readBoolean(
@@ -341,39 +345,13 @@ export function parseRestoreRequest(raw: unknown): RestoreRequest {
   return { version, resourceVersion: readResourceVersion(body) };
 }
 
-const LABEL_KEY =
-  '(?:[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
-const LABEL_VALUE = '(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?';
-const SELECTOR_TERM = new RegExp(
-  `^(?:!?${LABEL_KEY}|${LABEL_KEY}\\s*(?:=|==|!=)\\s*${LABEL_VALUE}|${LABEL_KEY}\\s+(?:in|notin)\\s+\\(\\s*${LABEL_VALUE}(?:\\s*,\\s*${LABEL_VALUE})*\\s*\\))$`,
-);
-
 /**
  * A Kubernetes label selector as kubectl and the Backstage Kubernetes plugin write them:
  * comma-separated terms `key`, `!key`, `key=value`, `key!=value`, `key in (a,b)`,
- * `key notin (a,b)`. Anything else is a 400 here rather than an opaque refusal upstream.
+ * `key notin (a,b)`. Anything else is a 400 here rather than an opaque refusal upstream. The
+ * answer is the canonical text of the parsed terms (labelSelector.ts), which is what reaches the
+ * API server.
  */
 export function validateLabelSelector(selector: string): string {
-  const terms: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of selector) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      terms.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  terms.push(current.trim());
-  if (
-    selector.length > 1024 ||
-    depth !== 0 ||
-    !terms.every(t => SELECTOR_TERM.test(t))
-  ) {
-    throw invalid(
-      'Invalid label selector: use terms such as app=payments, tier!=cache or env in (prod,staging), separated by commas.',
-    );
-  }
-  return terms.join(',');
+  return formatLabelSelector(parseLabelSelector(selector));
 }

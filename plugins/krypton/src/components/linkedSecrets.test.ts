@@ -185,6 +185,37 @@ describe('entitySecretLinks', () => {
     ).toBe('krypton.io/cluster is not a cluster name.');
   });
 
+  it('refuses a hostile selector annotation at once, selecting nothing', () => {
+    // An earlier regex failed on this in 2^n ways, freezing the entity page for every viewer.
+    const hostile = `a in (${', '.repeat(200)}!)`;
+    const links = entitySecretLinks(
+      entity({
+        [names.selector]: hostile,
+        [names.namespace]: 'payments',
+      }),
+      'krypton.io',
+    );
+    expect(links.selector).toBeUndefined();
+    expect(links.selectorProblem).toBe(
+      'krypton.io/secrets-selector: Invalid label selector: use terms such as app=payments, tier!=cache or env in (prod,staging), separated by commas.',
+    );
+  });
+
+  it('links the canonical text of a selector with blanks and empty set values', () => {
+    expect(
+      entitySecretLinks(
+        entity({
+          [names.selector]: ' app = payments , tier in( api, ,worker ) ',
+          [names.namespace]: 'payments',
+        }),
+        'krypton.io',
+      ).selector,
+    ).toEqual({
+      namespace: 'payments',
+      labelSelector: 'app=payments,tier in (api,,worker)',
+    });
+  });
+
   it('ignores a blank selector annotation', () => {
     expect(
       entitySecretLinks(entity({ [names.selector]: '  ' }), 'krypton.io'),

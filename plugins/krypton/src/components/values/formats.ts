@@ -34,7 +34,13 @@ export type FormatResult =
 /** The significant digits of a JSON number literal, without sign, point, exponent and zero padding. */
 function significantDigits(literal: string): string {
   const mantissa = literal.replace(/^-/, '').split(/[eE]/)[0].replace('.', '');
-  return mantissa.replace(/^0+/, '').replace(/0+$/, '');
+  // Trimmed by hand: /0+$/ is retried from every zero of a run that does not end the text, which
+  // is quadratic, and a fraction such as 0.1000…0001 may have 131,072 digits (seconds per value).
+  let start = 0;
+  while (start < mantissa.length && mantissa[start] === '0') start++;
+  let end = mantissa.length;
+  while (end > start && mantissa[end - 1] === '0') end--;
+  return mantissa.slice(start, end);
 }
 
 /**
