@@ -11,6 +11,7 @@ import {
   SecretDto,
   SecretList,
   SecretSummary,
+  SecretWriteAnswer,
   StorageMigrationStatus,
   StorageRewriteResult,
   StorageRewriteRun,
@@ -56,14 +57,19 @@ export interface KryptonApi {
   /** One Secret's metadata, for readers: no values, so no reveal permission needed. */
   getSecretSummary(location: SecretLocation): Promise<SecretSummary>;
   getSecret(location: SecretLocation): Promise<SecretDto>;
+  /**
+   * Answers the created Secret with its values only when the caller may reveal them, otherwise
+   * its metadata with `valuesOmitted` (see `hasValues`).
+   */
   createSecret(
     location: NamespaceLocation,
     request: CreateSecretRequest,
-  ): Promise<SecretDto>;
+  ): Promise<SecretWriteAnswer>;
+  /** Answers the updated Secret, with its values only when the caller may reveal them. */
   updateSecret(
     location: SecretLocation,
     request: UpdateSecretRequest,
-  ): Promise<SecretDto>;
+  ): Promise<SecretWriteAnswer>;
   adoptSecret(
     location: SecretLocation,
     request: AdoptSecretRequest,
@@ -74,10 +80,11 @@ export interface KryptonApi {
   ): Promise<DeleteResult>;
   listVersions(location: SecretLocation): Promise<VersionList>;
   getVersion(location: SecretLocation, version: number): Promise<VersionDto>;
+  /** Answers the restored Secret, with its values only when the caller may reveal them. */
   restoreVersion(
     location: SecretLocation,
     request: RestoreRequest,
-  ): Promise<SecretDto>;
+  ): Promise<SecretWriteAnswer>;
   listConsumers(location: SecretLocation): Promise<ConsumersResult>;
   restartConsumers(location: SecretLocation): Promise<RestartResult>;
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;

@@ -1,5 +1,6 @@
 import { ResponseError } from '@backstage/errors';
 import { registerMswTestHooks } from '@backstage/test-utils';
+import { SecretWriteAnswer, hasValues } from '@krypton/plugin-krypton-common';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { KryptonClient } from './KryptonClient';
@@ -242,6 +243,64 @@ describe('KryptonClient', () => {
         { version: 2, resourceVersion: '5' },
       );
       expect(body).toEqual({ version: 2, resourceVersion: '5' });
+    });
+
+    it('returns each write answer as sent: with values, or redacted without them', async () => {
+      const meta = {
+        cluster: 'local',
+        namespace: 'ns',
+        name: 'db',
+        uid: 'uid-1',
+        resourceVersion: '6',
+        type: 'Opaque',
+        immutable: false,
+        managed: true,
+        version: 4,
+        access: { owners: [], editors: [], viewers: [] },
+        keys: ['password'],
+        binaryKeys: [],
+      };
+      const redacted = { ...meta, valuesOmitted: true };
+      const full = { ...meta, data: { password: 'pw' }, binaryData: {} };
+      const seen: string[] = [];
+      server.use(
+        http.put(`${baseUrl}/namespaces/ns/secrets/db`, () => {
+          seen.push('PUT');
+          return HttpResponse.json(redacted);
+        }),
+        http.post(`${baseUrl}/namespaces/ns/secrets/db/restore`, () => {
+          seen.push('restore');
+          return HttpResponse.json(redacted);
+        }),
+        http.post(`${baseUrl}/namespaces/ns/secrets`, () => {
+          seen.push('POST');
+          return HttpResponse.json(full, { status: 201 });
+        }),
+      );
+      const location = { namespace: 'ns', name: 'db' };
+
+      const updated: SecretWriteAnswer = await client.updateSecret(location, {
+        resourceVersion: '5',
+        description: 'd',
+      });
+      expect(updated).toEqual(redacted);
+      expect(hasValues(updated)).toBe(false);
+      expect(updated).not.toHaveProperty('data');
+
+      const restored: SecretWriteAnswer = await client.restoreVersion(
+        location,
+        { version: 2, resourceVersion: '5' },
+      );
+      expect(restored).toEqual(redacted);
+      expect(hasValues(restored)).toBe(false);
+
+      const created: SecretWriteAnswer = await client.createSecret(
+        { namespace: 'ns' },
+        { name: 'db', type: 'Opaque', data: { password: 'pw' } },
+      );
+      expect(created).toEqual(full);
+      expect(hasValues(created)).toBe(true);
+      expect(seen).toEqual(['PUT', 'restore', 'POST']);
     });
 
     it('returns the config with its error when the history limit is invalid', async () => {

@@ -11,6 +11,7 @@ import {
   SecretDto,
   SecretList,
   SecretSummary,
+  SecretWriteAnswer,
   StorageMigrationStatus,
   StorageRewriteResult,
   StorageRewriteRun,
@@ -121,7 +122,7 @@ export class KryptonClient implements KryptonApi {
   createSecret(
     location: NamespaceLocation,
     request: CreateSecretRequest,
-  ): Promise<SecretDto> {
+  ): Promise<SecretWriteAnswer> {
     return this.json(namespacePath(location), {
       method: 'POST',
       body: request,
@@ -131,7 +132,7 @@ export class KryptonClient implements KryptonApi {
   updateSecret(
     location: SecretLocation,
     request: UpdateSecretRequest,
-  ): Promise<SecretDto> {
+  ): Promise<SecretWriteAnswer> {
     return this.json(secretPath(location), { method: 'PUT', body: request });
   }
 
@@ -170,7 +171,7 @@ export class KryptonClient implements KryptonApi {
   restoreVersion(
     location: SecretLocation,
     request: RestoreRequest,
-  ): Promise<SecretDto> {
+  ): Promise<SecretWriteAnswer> {
     return this.json(`${secretPath(location)}/restore`, {
       method: 'POST',
       body: request,

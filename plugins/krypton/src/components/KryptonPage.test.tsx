@@ -178,6 +178,54 @@ describe('KryptonPage', () => {
     await waitFor(() => expect(reads.count).toBe(2));
   });
 
+  it('creates a Secret whose answer omits the values, and keeps none of them', async () => {
+    serveBasics();
+    const reads = serveList(`${baseUrl}/namespaces/demo/secrets`);
+    server.use(
+      http.post(`${baseUrl}/namespaces/demo/secrets`, () =>
+        HttpResponse.json(
+          {
+            ...summary({
+              name: 'api-token',
+              resourceVersion: '1',
+              version: 1,
+              keys: ['TOKEN'],
+            }),
+            valuesOmitted: true,
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton?namespace=demo');
+    await screen.findByRole('link', { name: 'db' });
+
+    await user.click(screen.getByRole('button', { name: 'Create Secret' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Create a Secret in demo',
+    });
+    await user.type(
+      within(dialog).getByRole('textbox', { name: /Name/ }),
+      'api-token',
+    );
+    await user.type(within(dialog).getByLabelText('Key 1'), 'TOKEN');
+    await user.type(
+      within(dialog).getByLabelText('Value of TOKEN'),
+      'typed-token-3e9a',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText(/Created api-token\./)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.body.textContent).not.toContain('typed-token-3e9a');
+    expect(nameLink('Open api-token')).toHaveAttribute(
+      'href',
+      '/krypton/secret/demo/api-token',
+    );
+    await waitFor(() => expect(reads.count).toBe(2));
+  });
+
   it('adopts the picked Secret with its listed revision, rules and description', async () => {
     serveBasics();
     const reads = serveList(`${baseUrl}/namespaces/demo/secrets`);

@@ -1,5 +1,9 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
-import { SecretDto, SecretSummary } from '@krypton/plugin-krypton-common';
+import {
+  SecretDto,
+  SecretSummary,
+  SecretWriteAnswer,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -60,7 +64,7 @@ export interface AccessTabProps {
   role: SecretRole;
   editing: boolean;
   onEdit: (editing: boolean) => void;
-  onSaved: (secret: SecretDto) => void;
+  onSaved: (secret: SecretWriteAnswer) => void;
 }
 
 /** Who may do what with the Secret, what the signed-in user may do, and the owners' editor. */
@@ -80,6 +84,9 @@ export const AccessTab = (props: AccessTabProps) => {
           location={props.location}
           initial={props.loaded}
           canEditAccess={decisions.manageAccess.allowed}
+          // An owner who may not reveal the values still edits the rules: the form then loads
+          // the metadata only and never sends data.
+          keepValues={decisions.reveal.allowed}
           onSaved={props.onSaved}
         />
       </InfoCard>

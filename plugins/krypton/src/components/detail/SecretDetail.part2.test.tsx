@@ -25,6 +25,7 @@ import {
 } from '../consumers/__testUtils__/consumers';
 import {
   LIVE,
+  LIVE_PASSWORD,
   VERSIONS,
   toSummary,
   versionSummary,
@@ -259,6 +260,38 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
     expect(
       screen.getByRole('button', { name: 'Restart consumers' }),
     ).toBeEnabled();
+  });
+
+  it('keeps no values after a restore answered redacted, and shows the restored version', async () => {
+    const { state, calls } = serve();
+    const { data: _data, binaryData: _binary, ...meta } = live;
+    state.restore = () =>
+      HttpResponse.json({
+        ...meta,
+        resourceVersion: '4712',
+        version: 4,
+        valuesOmitted: true,
+      });
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db?tab=history&rollback=1');
+
+    await rollBack(user);
+    expect(calls.restores).toEqual([{ version: 2, resourceVersion: LIVE_RV }]);
+    await user.click(tab('Values'));
+    const facts = screen
+      .getByText('Version', { selector: 'dt' })
+      .closest('dl') as HTMLElement;
+    expect(within(facts).getByText('4')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /The change was saved: the Secret is now at version 4, revision 4712\./,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Values' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reveal' })).toBeNull();
+    expect(document.body.textContent).not.toContain(LIVE_PASSWORD);
+    // Only the first load read the values; the restore's answer did not start another read.
+    expect(calls.liveReads).toBe(1);
   });
 
   it('offers no restart after a restore when /config disables restarting', async () => {

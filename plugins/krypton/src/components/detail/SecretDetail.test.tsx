@@ -1,5 +1,9 @@
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { messages } from '@krypton/plugin-krypton-common';
+import {
+  RedactedSecret,
+  SecretDto,
+  messages,
+} from '@krypton/plugin-krypton-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -46,6 +50,37 @@ function serve(
     }),
   );
   return calls;
+}
+
+const secretUrl = `${baseUrl}/namespaces/demo/secrets/db`;
+const TYPED = 'typed-rotation-5d2c';
+
+/** What update and restore answer to a caller who may not reveal the values. */
+function redacted(dto: SecretDto): RedactedSecret {
+  const { data: _data, binaryData: _binary, ...meta } = dto;
+  return { ...meta, valuesOmitted: true };
+}
+
+/** Answers every PUT with `reply`, recording the bodies. */
+function recordPuts(reply: () => Response) {
+  const puts: unknown[] = [];
+  server.use(
+    http.put(secretUrl, async ({ request }) => {
+      puts.push(await request.json());
+      return reply();
+    }),
+  );
+  return puts;
+}
+
+/** The page's text and every form control's value: wherever a value could show. */
+function pageValues(): string {
+  const controls = Array.from(
+    document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+      'input, textarea',
+    ),
+  ).map(control => control.value);
+  return [document.body.textContent ?? '', ...controls].join('\n');
 }
 
 const viewerRules = {
@@ -239,5 +274,99 @@ describe('SecretDetail', () => {
     expect(screen.getByRole('table', { name: 'Keys' })).toHaveTextContent(
       'password',
     );
+  });
+
+  describe('write answers without values', () => {
+    it('keeps no values after a save answered redacted, and shows the new version', async () => {
+      const calls = serve();
+      const puts = recordPuts(() =>
+        HttpResponse.json(
+          redacted(secretDto({ resourceVersion: '101', version: 4 })),
+        ),
+      );
+      const user = userEvent.setup();
+      await renderAt('/krypton/secret/demo/db');
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      const form = screen.getByRole('form', { name: 'Edit Secret db' });
+      const password = within(form).getByLabelText('Value of password');
+      await user.clear(password);
+      await user.type(password, TYPED);
+      await user.click(within(form).getByRole('button', { name: 'Save' }));
+
+      expect(
+        await screen.findByText(
+          /The change was saved: the Secret is now at version 4, revision 101\./,
+        ),
+      ).toBeInTheDocument();
+      expect(puts).toEqual([
+        {
+          resourceVersion: '100',
+          data: { username: 'app', password: TYPED },
+        },
+      ]);
+      expect(screen.queryByRole('form')).toBeNull();
+      expect(screen.queryByRole('table', { name: 'Values' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+      expect(
+        screen.getByRole('button', { name: 'Reload values' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('table', { name: 'Keys' })).toHaveTextContent(
+        'password',
+      );
+      expect(pageValues()).not.toContain(SECRET_VALUE);
+      expect(pageValues()).not.toContain(TYPED);
+      const facts = screen.getByText('Version').closest('dl') as HTMLElement;
+      expect(within(facts).getByText('4')).toBeInTheDocument();
+      // The backend just declined to return the values: they are not fetched behind its back.
+      expect(calls.values).toBe(1);
+    });
+
+    it('drops the values of an answer whose rules no longer let the user reveal them', async () => {
+      serve();
+      const bobOnly = {
+        owners: ['user:default/bob'],
+        editors: [],
+        viewers: [],
+      };
+      const puts = recordPuts(() =>
+        HttpResponse.json(
+          secretDto({ resourceVersion: '101', version: 4, access: bobOnly }),
+        ),
+      );
+      const user = userEvent.setup();
+      await renderAt('/krypton/secret/demo/db');
+      expect(
+        await screen.findByRole('table', { name: 'Values' }),
+      ).toBeInTheDocument();
+      await user.click(screen.getByRole('tab', { name: 'Access' }));
+      await user.click(
+        screen.getByRole('button', { name: 'Edit access and description' }),
+      );
+      const owners = within(
+        screen.getByRole('form', { name: 'Edit Secret db' }),
+      ).getByLabelText('Owners');
+      await user.clear(owners);
+      await user.type(owners, 'user:default/bob');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).toEqual({
+        resourceVersion: '100',
+        access: { owners: ['user:default/bob'] },
+      });
+      expect(
+        await screen.findByRole('list', { name: 'Owners' }),
+      ).toHaveTextContent('user:default/bob');
+
+      await user.click(screen.getByRole('tab', { name: 'Values' }));
+      expect(
+        screen.getByText(
+          /The change was saved: the Secret is now at version 4/,
+        ),
+      ).toBeInTheDocument();
+      expect(screen.queryByRole('table', { name: 'Values' })).toBeNull();
+      expect(screen.queryByRole('button', { name: /^Reveal/ })).toBeNull();
+      expect(pageValues()).not.toContain(SECRET_VALUE);
+    });
   });
 });

@@ -7,8 +7,8 @@ import {
 import { ResponseError } from '@backstage/errors';
 import {
   DeleteResult,
-  SecretDto,
   SecretSummary,
+  SecretWriteAnswer,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -24,7 +24,7 @@ import {
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { decideActions, secretRole } from '../access/decide';
+import { AccessInputs, decideActions, secretRole } from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
 import {
@@ -38,6 +38,7 @@ import {
   PendingDeletionNotice,
 } from '../delete';
 import { HistoryTab } from '../history';
+import { keptAnswer, summaryOf } from '../writeAnswer';
 import { AccessTab } from './AccessTab';
 import { SecretFacts } from './SecretFacts';
 import { useSecretSummary } from './useSecretSummary';
@@ -111,7 +112,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
   );
   const [tab, setTab] = useState<SecretTabId>(props.initialTab ?? 'values');
   const [editing, setEditing] = useState<SecretTabId>();
-  const [restored, setRestored] = useState<SecretDto>();
+  const [restored, setRestored] = useState<SecretSummary>();
   const [deleted, setDeleted] = useState<{
     secret: SecretSummary;
     result: DeleteResult;
@@ -120,7 +121,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
 
   const access = useMemo(() => {
     if (!metadata || !identity.principal) return undefined;
-    const inputs = {
+    const inputs: AccessInputs = {
       rules: metadata.access,
       principal: identity.principal,
       identityMode: config.config?.identityMode,
@@ -129,7 +130,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
       served: true,
       permitted: permissions.permitted,
     };
-    return { decisions: decideActions(inputs), role: secretRole(inputs) };
+    return {
+      decisions: decideActions(inputs),
+      role: secretRole(inputs),
+      inputs,
+    };
   }, [metadata, identity.principal, config.config, permissions.permitted]);
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
@@ -137,8 +142,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const { refresh: refreshSummary, replace: replaceSummary } = live;
   const { refresh: refreshValues } = values;
   // Values carry the metadata too: whichever of the two routes answered last is the live state.
+  // Only the metadata is taken, so the summary (handed to every tab) never holds values.
   useEffect(() => {
-    if (values.secret) replaceSummary(values.secret);
+    if (values.secret) replaceSummary(summaryOf(values.secret));
   }, [values.secret, replaceSummary]);
 
   // Reload latest of the restore and delete confirmations: the live Secret anew, or an error.
@@ -168,7 +174,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             <HistoryTab
               location={location}
               reloadLive={reloadLive}
-              onRestored={live.replace}
+              onRestored={answer => live.replace(summaryOf(answer))}
             />
           </InfoCard>
         )}
@@ -192,13 +198,29 @@ export const SecretDetail = (props: SecretDetailProps) => {
   ) {
     return <Progress />;
   }
-  const onSaved = (secret: SecretDto) => {
-    values.replace(secret);
+  /**
+   * Whether values that a write answered may be kept: the user's decisions now, and under the
+   * rules the answer reports (a save may have changed them). Admin standing is configuration,
+   * not rules, so only a user already inferred admin keeps it under the new rules.
+   */
+  const mayKeepValues = (answer: SecretWriteAnswer) =>
+    mayReveal &&
+    decideActions({
+      ...access.inputs,
+      rules: answer.access,
+      served: access.role === 'admin',
+    }).reveal.allowed;
+  const onSaved = (answer: SecretWriteAnswer) => {
+    const kept = keptAnswer(answer, mayKeepValues(answer));
+    // An answer without (kept) values still moves the metadata (revision, version, keys, rules)
+    // forward; the values tab then says why no values are shown instead of showing stale ones.
+    replaceSummary(summaryOf(kept));
+    values.replace(kept);
     setEditing(undefined);
   };
-  const onRestored = (secret: SecretDto) => {
-    onSaved(secret);
-    setRestored(secret);
+  const onRestored = (answer: SecretWriteAnswer) => {
+    onSaved(answer);
+    setRestored(summaryOf(answer));
   };
   const onDeleted = (result: DeleteResult) => {
     if (props.onDeleted) props.onDeleted(metadata, result);

@@ -3,7 +3,10 @@ import {
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
-import { SecretDto, SecretSummary } from '@krypton/plugin-krypton-common';
+import {
+  SecretSummary,
+  SecretWriteAnswer,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
@@ -11,6 +14,7 @@ import Alert from '@material-ui/lab/Alert';
 import { SecretLocation } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
 import { SecretForm } from '../edit';
+import { formatVersion } from '../list/secretRows';
 import { SecretValues } from '../values';
 import { KeyList } from './KeyList';
 import { SecretValuesState } from './useSecretValues';
@@ -22,7 +26,7 @@ export interface ValuesTabProps {
   decisions: ActionDecisions;
   editing: boolean;
   onEdit: (editing: boolean) => void;
-  onSaved: (secret: SecretDto) => void;
+  onSaved: (secret: SecretWriteAnswer) => void;
 }
 
 /** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
@@ -55,6 +59,29 @@ export const ValuesTab = (props: ValuesTabProps) => {
     );
   }
   const secret = values.secret;
+  if (!secret && values.withheld) {
+    const saved = values.withheld;
+    // Not refetched on its own: the backend just declined to return the values, and each value
+    // read is audited. Reload values is the user's explicit try.
+    return (
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <Alert severity="info">
+          The change was saved: the Secret is now at version{' '}
+          {formatVersion(saved.version)}, revision {saved.resourceVersion}. Its
+          values are not shown, because you may not reveal them now. Reload
+          values to try loading them.
+        </Alert>
+        <Box>
+          <Button variant="outlined" onClick={values.reload}>
+            Reload values
+          </Button>
+        </Box>
+        <InfoCard title="Keys">
+          <KeyList secret={summary} />
+        </InfoCard>
+      </Box>
+    );
+  }
   if (!secret) return <Progress />;
 
   if (editing) {
@@ -72,6 +99,7 @@ export const ValuesTab = (props: ValuesTabProps) => {
           location={location}
           initial={secret}
           canEditAccess={decisions.manageAccess.allowed}
+          keepValues={decisions.reveal.allowed}
           onSaved={props.onSaved}
         />
       </InfoCard>

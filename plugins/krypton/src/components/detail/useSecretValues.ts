@@ -1,18 +1,31 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import {
+  SecretDto,
+  SecretSummary,
+  SecretWriteAnswer,
+} from '@krypton/plugin-krypton-common';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { carriesValues, summaryOf } from '../writeAnswer';
 
 export interface SecretValuesState {
   secret?: SecretDto;
+  /**
+   * The metadata of the last write's answer when it came without values: the values shown
+   * before are dropped (they are not the live ones any more) and none are fetched on their own.
+   */
+  withheld?: SecretSummary;
   loading: boolean;
   error?: Error;
   /** Refetches in the background; a failure lands in `error`. */
   reload: () => void;
   /** Refetches, and rejects when that fails (for Reload latest in confirmations). */
   refresh: () => Promise<void>;
-  /** Takes a Secret the backend returned (after a save) as the current one. */
-  replace: (secret: SecretDto) => void;
+  /**
+   * Takes what a write (save or restore) answered as the current state: its values, or with a
+   * redacted answer no values at all.
+   */
+  replace: (secret: SecretWriteAnswer) => void;
 }
 
 /**
@@ -27,6 +40,7 @@ export function useSecretValues(
   const { cluster, namespace, name } = location;
   const [state, setState] = useState<{
     secret?: SecretDto;
+    withheld?: SecretSummary;
     loading: boolean;
     error?: Error;
   }>({ loading: enabled });
@@ -60,9 +74,13 @@ export function useSecretValues(
     }
   }, [enabled, reload]);
 
-  const replace = useCallback((secret: SecretDto) => {
+  const replace = useCallback((answer: SecretWriteAnswer) => {
     latest.current += 1;
-    setState({ secret, loading: false });
+    setState(
+      carriesValues(answer)
+        ? { secret: answer, loading: false }
+        : { withheld: summaryOf(answer), loading: false },
+    );
   }, []);
 
   return { ...state, reload, refresh, replace };

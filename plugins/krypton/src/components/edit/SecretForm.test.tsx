@@ -5,6 +5,7 @@ import {
 } from '@backstage/test-utils';
 import {
   MAX_SECRET_BYTES,
+  RedactedSecret,
   SecretDto,
   estimateSecretSize,
   messages,
@@ -80,6 +81,22 @@ function countGets(reply: () => Response) {
 const errorReply = (status: number, error: string) => () =>
   HttpResponse.json({ error }, { status });
 
+/** What update, restore and create answer to a caller who may not reveal the values. */
+function redacted(overrides: Partial<SecretDto> = {}): RedactedSecret {
+  const { data: _data, binaryData: _binary, ...meta } = secret(overrides);
+  return { ...meta, valuesOmitted: true };
+}
+
+/** Every value the page holds in a form control, plus its text: where a value could leak. */
+function pageValues(): string {
+  const controls = Array.from(
+    document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+      'input, textarea',
+    ),
+  ).map(control => control.value);
+  return [document.body.textContent ?? '', ...controls].join('\n');
+}
+
 type EditProps = Partial<Extract<SecretFormProps, { mode: 'edit' }>>;
 
 function editForm(props: EditProps = {}) {
@@ -91,6 +108,7 @@ function editForm(props: EditProps = {}) {
         initial={secret()}
         onSaved={() => {}}
         canEditAccess
+        keepValues
         {...props}
       />
     </TestApiProvider>
@@ -498,6 +516,7 @@ describe('SecretForm', () => {
           location={{ cluster: 'prod', namespace: 'team-a' }}
           onSaved={onSaved}
           canEditAccess
+          keepValues
         />
       </TestApiProvider>,
     );
@@ -587,5 +606,192 @@ describe('SecretForm', () => {
     ).toBeInTheDocument();
     expect(valueInput('PASS')).toHaveAttribute('readonly');
     expect(screen.getByRole('button', { name: 'Add key' })).toBeDisabled();
+  });
+
+  describe('write answers without values', () => {
+    const OLD_USER = 'old-user-7f3a';
+    const OLD_PASS = 'old-pass-9c1e';
+    const TYPED = 'typed-new-pass-42b8';
+    const withValues = (overrides: Partial<SecretDto> = {}) =>
+      secret({ data: { USER: OLD_USER, PASS: OLD_PASS }, ...overrides });
+
+    it('keeps no values after a save answered redacted, and sends none with the next save', async () => {
+      const user = userEvent.setup();
+      const onSaved = jest.fn();
+      await renderEdit({ initial: withValues(), onSaved });
+      await replaceText(valueInput('PASS'), TYPED);
+      const puts = recordPuts(
+        () =>
+          HttpResponse.json(redacted({ resourceVersion: '101', version: 4 })),
+        () =>
+          HttpResponse.json(redacted({ resourceVersion: '102', version: 4 })),
+      );
+
+      await user.click(saveButton());
+
+      expect(
+        await screen.findByText(/version 4, loaded revision 101/),
+      ).toBeInTheDocument();
+      expect(puts[0]).toEqual({
+        resourceVersion: '100',
+        data: { USER: OLD_USER, PASS: TYPED },
+      });
+      expect(onSaved).toHaveBeenCalledTimes(1);
+      expect(onSaved.mock.calls[0][0]).toEqual(
+        redacted({ resourceVersion: '101', version: 4 }),
+      );
+      // Neither the loaded values nor the typed one outlive the save.
+      for (const value of [OLD_USER, OLD_PASS, TYPED]) {
+        expect(pageValues()).not.toContain(value);
+      }
+      expect(screen.queryByLabelText(/^Value of/)).not.toBeInTheDocument();
+      expect(screen.queryByLabelText('Paste KEY=value lines')).toBeNull();
+      expect(
+        screen.getByText(/This Secret's values are not shown or kept here/),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('table', { name: 'Keys' })).toHaveTextContent(
+        'PASS',
+      );
+      expect(saveButton()).toBeDisabled();
+      expect(screen.getByText('No changes to save.')).toBeInTheDocument();
+
+      // A metadata edit from there sends no data: no values were invented for the baseline.
+      await replaceText(description(), 'Second change');
+      await user.click(saveButton());
+      await waitFor(() => expect(puts).toHaveLength(2));
+      expect(puts[1]).toEqual({
+        resourceVersion: '101',
+        description: 'Second change',
+      });
+    });
+
+    it('drops the values of an answer that carries them when the user may not keep them', async () => {
+      const user = userEvent.setup();
+      const onSaved = jest.fn();
+      const created = secret({
+        name: 'api-token',
+        resourceVersion: '1',
+        version: 1,
+        data: { TOKEN: TYPED },
+      });
+      const posts: unknown[] = [];
+      server.use(
+        http.post(
+          `${baseUrl}/namespaces/team-a/secrets`,
+          async ({ request }) => {
+            posts.push(await request.json());
+            return HttpResponse.json(created, { status: 201 });
+          },
+        ),
+      );
+      await renderInTestApp(
+        <TestApiProvider apis={[[kryptonApiRef, client]]}>
+          <SecretForm
+            mode="create"
+            location={{ namespace: 'team-a' }}
+            onSaved={onSaved}
+            canEditAccess
+            keepValues={false}
+          />
+        </TestApiProvider>,
+      );
+      await fill(screen.getByRole('textbox', { name: /Name/ }), 'api-token');
+      await fill(screen.getByLabelText('Key 1'), 'TOKEN');
+      await fill(valueInput('TOKEN'), TYPED);
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(
+        await screen.findByText(/version 1, loaded revision 1$/),
+      ).toBeInTheDocument();
+      expect(posts).toHaveLength(1);
+      const saved = onSaved.mock.calls[0][0];
+      expect(saved).not.toHaveProperty('data');
+      expect(saved).not.toHaveProperty('binaryData');
+      expect(saved).toMatchObject({ name: 'api-token', valuesOmitted: true });
+      expect(pageValues()).not.toContain(TYPED);
+      expect(screen.queryByLabelText('Value of TOKEN')).toBeNull();
+    });
+
+    it('edits the metadata of a Secret whose values the user may not reveal, without reading them', async () => {
+      const user = userEvent.setup();
+      const valueReads = countGets(errorReply(403, 'not expected'));
+      let summaryReads = 0;
+      server.use(
+        http.get(`${secretUrl}/summary`, () => {
+          summaryReads += 1;
+          return HttpResponse.json(redacted());
+        }),
+      );
+      await renderEdit({ initial: undefined, keepValues: false });
+      expect(
+        await screen.findByText(/loaded revision 100/),
+      ).toBeInTheDocument();
+      expect(summaryReads).toBe(1);
+      expect(valueReads.count).toBe(0);
+      expect(screen.queryByLabelText(/^Value of/)).toBeNull();
+
+      const puts = recordPuts(() =>
+        HttpResponse.json(redacted({ resourceVersion: '101' })),
+      );
+      await replaceText(description(), 'Owner note');
+      await user.click(saveButton());
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).toEqual({
+        resourceVersion: '100',
+        description: 'Owner note',
+      });
+    });
+  });
+
+  describe('immutability', () => {
+    const immutable = () =>
+      screen.getByRole('checkbox', { name: /Make immutable/ });
+
+    it('is an owner’s decision: disabled with the reason for an editor, whose data edit never carries it', async () => {
+      const user = userEvent.setup();
+      await renderEdit({ canEditAccess: false });
+      expect(immutable()).toBeDisabled();
+      expect(immutable()).toHaveAccessibleDescription(
+        'Only owners make a Secret immutable, because it can never be changed or restored afterwards.',
+      );
+
+      const puts = recordPuts(() =>
+        HttpResponse.json(secret({ resourceVersion: '101' })),
+      );
+      await replaceText(valueInput('PASS'), 'rotated');
+      await user.click(saveButton());
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).toEqual({
+        resourceVersion: '100',
+        data: { USER: 'app', PASS: 'rotated' },
+      });
+      expect(puts[0]).not.toHaveProperty('immutable');
+    });
+
+    it('is enabled for an owner, and sent only when switched on', async () => {
+      const user = userEvent.setup();
+      await renderEdit({ canEditAccess: true });
+      expect(immutable()).toBeEnabled();
+      expect(immutable()).not.toHaveAccessibleDescription(
+        /Only owners make a Secret immutable/,
+      );
+
+      const puts = recordPuts(
+        () => HttpResponse.json(secret({ resourceVersion: '101' })),
+        () =>
+          HttpResponse.json(
+            secret({ resourceVersion: '102', immutable: true }),
+          ),
+      );
+      await replaceText(description(), 'Only the description');
+      await user.click(saveButton());
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).not.toHaveProperty('immutable');
+
+      await user.click(immutable());
+      await user.click(saveButton());
+      await waitFor(() => expect(puts).toHaveLength(2));
+      expect(puts[1]).toEqual({ resourceVersion: '101', immutable: true });
+    });
   });
 });

@@ -3,7 +3,7 @@ import { useApi } from '@backstage/core-plugin-api';
 import { ResponseError } from '@backstage/errors';
 import {
   MAX_SECRET_BYTES,
-  SecretDto,
+  SecretWriteAnswer,
   estimateSecretSize,
   messages,
 } from '@krypton/plugin-krypton-common';
@@ -11,6 +11,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
+import FormHelperText from '@material-ui/core/FormHelperText';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
@@ -28,6 +29,9 @@ import {
   SecretLocation,
   kryptonApiRef,
 } from '../../api/KryptonApi';
+import { KeyList } from '../detail/KeyList';
+import { formatVersion } from '../list/secretRows';
+import { carriesValues, keptAnswer, withoutValues } from '../writeAnswer';
 import { AccessFields } from './AccessFields';
 import { BulkEditor } from './BulkEditor';
 import { BulkPlan } from './bulkParse';
@@ -48,10 +52,21 @@ import { BinaryKeys, TextRows } from './TextRows';
 import { useDraft } from './useDraft';
 
 interface SecretFormCommonProps {
-  /** Called with the Secret the backend returned after a successful create or update. */
-  onSaved: (secret: SecretDto) => void;
-  /** Whether the user may change access rules (owners and admins); the fields are hidden otherwise. */
+  /**
+   * Called after a successful create or update with the Secret the backend returned, as the form
+   * keeps it: without values when the backend omitted them or `keepValues` is false.
+   */
+  onSaved: (secret: SecretWriteAnswer) => void;
+  /**
+   * Whether the user may change access rules, the description and immutability (owners and
+   * admins); the access fields are hidden and the others disabled otherwise.
+   */
   canEditAccess: boolean;
+  /**
+   * Whether the user's decisions let them reveal this Secret's values. When false the form keeps
+   * no values from any answer, even one that carries them, and loads the Secret's metadata only.
+   */
+  keepValues: boolean;
 }
 
 /**
@@ -65,7 +80,7 @@ export type SecretFormProps = SecretFormCommonProps &
         mode: 'edit';
         location: SecretLocation;
         /** The Secret as the page knows it; without it the form loads it. Later values only raise a notice. */
-        initial?: SecretDto;
+        initial?: SecretWriteAnswer;
       }
   );
 
@@ -81,15 +96,22 @@ const describe = (e: unknown, fallback: string) =>
 const SAVE_UNCONFIRMED =
   'The save did not complete, and it may or may not have been applied. Reload latest to check before trying again.';
 const RELOAD_FAILED = 'Krypton could not be reached.';
+const IMMUTABLE_OWNERS_ONLY =
+  'Only owners make a Secret immutable, because it can never be changed or restored afterwards.';
 
 /** Create or edit one Secret: text values, description, immutability and access rules. */
 export function SecretForm(props: SecretFormProps) {
-  const { onSaved, canEditAccess } = props;
+  const { onSaved, canEditAccess, keepValues } = props;
   const api = useApi(kryptonApiRef);
   const reasonId = useId();
   const fieldId = useId();
+  // Values the user may not reveal never enter the draft, whoever handed them over.
+  const initial = useMemo(
+    () => props.initial && keptAnswer(props.initial, keepValues),
+    [props.initial, keepValues],
+  );
   const { draft, baseline, newerAvailable, update, startPin } = useDraft(
-    props.initial,
+    initial,
     props.mode === 'edit',
   );
   // After a create, the same form edits the created Secret; a second submit must not POST again.
@@ -109,8 +131,12 @@ export function SecretForm(props: SecretFormProps) {
 
   const isEdit = target !== undefined;
   const busy = saving || reloading;
+  // An edit without values (the backend omitted them, or the user may not reveal them) changes
+  // metadata only: there are no values to show, compare or send.
+  const valuesWithheld = baseline !== undefined && !carriesValues(baseline);
   const binaryKeys = baseline?.binaryKeys ?? NO_KEYS;
-  const binaryData = baseline?.binaryData;
+  const binaryData =
+    baseline && carriesValues(baseline) ? baseline.binaryData : undefined;
   const textData = useMemo(() => draftTextData(draft), [draft]);
   const errors = useMemo(
     () =>
@@ -132,6 +158,10 @@ export function SecretForm(props: SecretFormProps) {
   );
   const writesData = updateRequest ? updateRequest.data !== undefined : true;
   const dataLocked = baseline?.immutable ?? false;
+  // Making a Secret immutable is an owner's decision (the backend asks for manageAccess), like the
+  // description and the rules; a creator decides it for their new Secret.
+  const immutableOwnerOnly = isEdit && !canEditAccess;
+  const immutableReasonId = `${fieldId}-immutable-reason`;
 
   const blockedBy = (): string | undefined => {
     if (hasErrors(errors)) return 'Fix the fields marked above.';
@@ -153,8 +183,12 @@ export function SecretForm(props: SecretFormProps) {
     setReloadError(undefined);
     const commit = startPin();
     try {
-      const live = await api.getSecret(target);
-      commit(live);
+      // Without reveal rights only the metadata is fetched: a value read would be refused (and
+      // audited), and its values could not be kept anyway.
+      const live: SecretWriteAnswer = keepValues
+        ? await api.getSecret(target)
+        : withoutValues(await api.getSecretSummary(target));
+      commit(keptAnswer(live, keepValues));
       setSaveError(undefined);
       setConflict(undefined);
     } catch (e) {
@@ -162,7 +196,7 @@ export function SecretForm(props: SecretFormProps) {
     } finally {
       setReloading(false);
     }
-  }, [api, startPin, target]);
+  }, [api, startPin, target, keepValues]);
 
   // An edit form mounted without its Secret loads it; with one, it never refetches on its own.
   const needsLoad = props.mode === 'edit' && props.initial === undefined;
@@ -182,16 +216,19 @@ export function SecretForm(props: SecretFormProps) {
     setSaveError(undefined);
     const commit = startPin();
     try {
-      let saved: SecretDto;
+      let answer: SecretWriteAnswer;
       if (target && updateRequest) {
-        saved = await api.updateSecret(target, updateRequest);
+        answer = await api.updateSecret(target, updateRequest);
       } else {
-        saved = await api.createSecret(
+        answer = await api.createSecret(
           namespace,
           buildCreateRequest(draft, canEditAccess),
         );
-        setTarget({ ...namespace, name: saved.name });
+        setTarget({ ...namespace, name: answer.name });
       }
+      // The new baseline is the answer as it may be kept: with a redacted answer the draft loses
+      // its values too (what the user typed included), so nothing of them outlives the save.
+      const saved = keptAnswer(answer, keepValues);
       commit(saved);
       onSaved(saved);
     } catch (e) {
@@ -278,8 +315,9 @@ export function SecretForm(props: SecretFormProps) {
                 {baseline.name}
               </Typography>
               <Typography variant="body2" color="textSecondary">
-                Namespace {baseline.namespace}, type {baseline.type}, loaded
-                revision {baseline.resourceVersion}
+                Namespace {baseline.namespace}, type {baseline.type}, version{' '}
+                {formatVersion(baseline.version)}, loaded revision{' '}
+                {baseline.resourceVersion}
               </Typography>
             </Box>
           )}
@@ -361,59 +399,92 @@ export function SecretForm(props: SecretFormProps) {
             variant="outlined"
           />
 
-          <Box>
-            <Typography variant="subtitle1" component="h3" gutterBottom>
-              Values
-            </Typography>
-            <TextRows
-              rows={draft.rows}
-              revealed={draft.revealed}
-              errors={errors.rows}
-              locked={dataLocked}
-              onChange={changeRow}
-              onToggle={toggleRow}
-              onRemove={removeRow}
-              onAdd={addRow}
-            />
-            <BinaryKeys keys={binaryKeys} />
-          </Box>
+          {valuesWithheld && baseline ? (
+            <Box>
+              <Typography variant="subtitle1" component="h3" gutterBottom>
+                Values
+              </Typography>
+              <Box mb={1}>
+                <Alert severity="info">
+                  This Secret's values are not shown or kept here, because you
+                  may not reveal them. Saving changes the metadata only and
+                  leaves every value as it is.
+                  {keepValues &&
+                    ' If you may reveal them now, Reload latest loads them.'}
+                </Alert>
+              </Box>
+              <KeyList secret={baseline} />
+            </Box>
+          ) : (
+            <>
+              <Box>
+                <Typography variant="subtitle1" component="h3" gutterBottom>
+                  Values
+                </Typography>
+                <TextRows
+                  rows={draft.rows}
+                  revealed={draft.revealed}
+                  errors={errors.rows}
+                  locked={dataLocked}
+                  onChange={changeRow}
+                  onToggle={toggleRow}
+                  onRemove={removeRow}
+                  onAdd={addRow}
+                />
+                <BinaryKeys keys={binaryKeys} />
+              </Box>
 
-          <Box>
-            <Typography variant="subtitle1" component="h3" gutterBottom>
-              Paste .env lines
-            </Typography>
-            <BulkEditor
-              current={textData}
-              binaryKeys={binaryKeys}
-              text={draft.bulkText}
-              mode={draft.bulkMode}
-              disabled={dataLocked}
-              onTextChange={bulkText => update(d => ({ ...d, bulkText }))}
-              onModeChange={bulkMode => update(d => ({ ...d, bulkMode }))}
-              onApply={applyBulk}
-            />
-          </Box>
+              <Box>
+                <Typography variant="subtitle1" component="h3" gutterBottom>
+                  Paste .env lines
+                </Typography>
+                <BulkEditor
+                  current={textData}
+                  binaryKeys={binaryKeys}
+                  text={draft.bulkText}
+                  mode={draft.bulkMode}
+                  disabled={dataLocked}
+                  onTextChange={bulkText => update(d => ({ ...d, bulkText }))}
+                  onModeChange={bulkMode => update(d => ({ ...d, bulkMode }))}
+                  onApply={applyBulk}
+                />
+              </Box>
+            </>
+          )}
 
           {isEdit && baseline?.immutable ? (
             <Typography variant="body2">
               Immutable: Kubernetes cannot make this Secret mutable again.
             </Typography>
           ) : (
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={draft.immutable}
-                  onChange={e =>
-                    update(d => ({ ...d, immutable: e.target.checked }))
-                  }
-                />
-              }
-              label={
-                isEdit
-                  ? 'Make immutable (this cannot be undone)'
-                  : 'Immutable: values can never change after creation'
-              }
-            />
+            <Box>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={draft.immutable}
+                    disabled={immutableOwnerOnly}
+                    inputProps={{
+                      'aria-describedby': immutableOwnerOnly
+                        ? immutableReasonId
+                        : undefined,
+                    }}
+                    onChange={e =>
+                      update(d => ({ ...d, immutable: e.target.checked }))
+                    }
+                  />
+                }
+                label={
+                  isEdit
+                    ? 'Make immutable (this cannot be undone)'
+                    : 'Immutable: values can never change after creation'
+                }
+              />
+              {immutableOwnerOnly && (
+                <FormHelperText id={immutableReasonId}>
+                  {IMMUTABLE_OWNERS_ONLY}
+                </FormHelperText>
+              )}
+            </Box>
           )}
 
           {canEditAccess && (
@@ -426,7 +497,10 @@ export function SecretForm(props: SecretFormProps) {
             />
           )}
 
-          <SizeMeter bytes={size} writesData={writesData} />
+          {/* Without values there is nothing to estimate: such an edit never writes data. */}
+          {!valuesWithheld && (
+            <SizeMeter bytes={size} writesData={writesData} />
+          )}
 
           <Box display="flex" alignItems="center" style={{ gap: 8 }}>
             <Button

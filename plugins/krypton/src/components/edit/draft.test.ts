@@ -81,6 +81,32 @@ describe('buildUpdateRequest', () => {
     const thawed = { ...draftFromSecret(frozen), immutable: false };
     expect('immutable' in buildUpdateRequest(thawed, frozen, true)).toBe(false);
   });
+
+  it('never sends immutable without owner rights, so an editor needs none', () => {
+    const draft = { ...draftFromSecret(secret), immutable: true };
+    draft.rows[1] = { ...draft.rows[1], value: 'new' };
+    expect(buildUpdateRequest(draft, secret, false)).toEqual({
+      resourceVersion: '100',
+      data: { USER: 'app', PASS: 'new' },
+    });
+  });
+
+  it('starts no rows from a baseline without values, and never sends data for it', () => {
+    const { data: _data, binaryData: _binary, ...meta } = secret;
+    const redacted = { ...meta, valuesOmitted: true as const };
+    const draft = draftFromSecret(redacted);
+    expect(draft.rows).toEqual([]);
+    expect(buildUpdateRequest(draft, redacted, true)).toEqual({
+      resourceVersion: '100',
+    });
+    // Even rows added to such a draft are no data edit: there is nothing to compare them with.
+    draft.rows.push({ id: 'x', key: 'USER', value: '' });
+    draft.description = 'Only this';
+    expect(buildUpdateRequest(draft, redacted, true)).toEqual({
+      resourceVersion: '100',
+      description: 'Only this',
+    });
+  });
 });
 
 describe('buildCreateRequest', () => {

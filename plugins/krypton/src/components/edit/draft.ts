@@ -2,7 +2,7 @@ import {
   AccessRules,
   CreateSecretRequest,
   SNAPSHOT_NAME_PREFIX,
-  SecretDto,
+  SecretWriteAnswer,
   UpdateSecretRequest,
   emptyMap,
   isSnapshotName,
@@ -11,6 +11,7 @@ import {
   validateDataKey,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
+import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';
 
 export type AccessRole = keyof AccessRules;
@@ -74,16 +75,21 @@ export function emptyDraft(): Draft {
   };
 }
 
-/** A fresh draft of a loaded Secret: every value masked, no pending paste. */
-export function draftFromSecret(secret: SecretDto): Draft {
+/**
+ * A fresh draft of a loaded Secret: every value masked, no pending paste. A Secret without values
+ * (the user may not reveal them) gets no rows at all: an empty value would be a value invented
+ * here, and buildUpdateRequest never sends data for such a baseline.
+ */
+export function draftFromSecret(secret: SecretWriteAnswer): Draft {
+  const data = carriesValues(secret) ? secret.data : {};
   return {
     name: secret.name,
     type: secret.type,
     description: secret.description ?? '',
-    rows: Object.keys(secret.data).map(key => ({
+    rows: Object.keys(data).map(key => ({
       id: newRowId(),
       key,
-      value: secret.data[key],
+      value: data[key],
     })),
     immutable: secret.immutable,
     access: {
@@ -247,23 +253,31 @@ export function hasErrors(errors: DraftErrors): boolean {
 /**
  * The PUT body: the pinned revision plus only what the draft changed. Text values go as `data`
  * and `binaryData` is never sent, so the backend keeps every binary value; unchanged data is
- * omitted, which makes the edit metadata-only and keeps the raw map byte for byte.
+ * omitted, which makes the edit metadata-only and keeps the raw map byte for byte. A baseline
+ * without values never sends data: the draft has nothing to compare with, and sending its (empty)
+ * rows would erase the Secret's values.
  */
 export function buildUpdateRequest(
   draft: Draft,
-  baseline: SecretDto,
+  baseline: SecretWriteAnswer,
   canEditAccess: boolean,
 ): UpdateSecretRequest {
   const request: UpdateSecretRequest = {
     resourceVersion: baseline.resourceVersion,
   };
-  const data = draftTextData(draft);
-  if (!sameTextData(data, baseline.data)) request.data = data;
+  if (carriesValues(baseline)) {
+    const data = draftTextData(draft);
+    if (!sameTextData(data, baseline.data)) request.data = data;
+  }
   if (draft.description !== (baseline.description ?? '')) {
     request.description = draft.description;
   }
-  // Kubernetes cannot make an immutable Secret mutable again, so only the switch on is sent.
-  if (draft.immutable && !baseline.immutable) request.immutable = true;
+  // Kubernetes cannot make an immutable Secret mutable again, so only the switch on is sent, and
+  // only by an owner: the backend asks for manageAccess then, and an editor's ordinary edit must
+  // never carry the field and so need owner rights.
+  if (canEditAccess && draft.immutable && !baseline.immutable) {
+    request.immutable = true;
+  }
   if (canEditAccess) {
     const access: Partial<AccessRules> = {};
     for (const role of ACCESS_ROLES) {

@@ -1,10 +1,13 @@
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import { SecretWriteAnswer } from '@krypton/plugin-krypton-common';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Draft, draftFromSecret, emptyDraft } from './draft';
 
 interface PinnedState {
-  /** The Secret the draft was started from; its resourceVersion is what a save sends. */
-  baseline?: SecretDto;
+  /**
+   * The Secret the draft was started from; its resourceVersion is what a save sends. Without
+   * values (a RedactedSecret) when the user may not reveal them: the draft then has no rows.
+   */
+  baseline?: SecretWriteAnswer;
   draft: Draft;
   /**
    * Revisions of the `initial` prop that are not news: the pinned one and whatever the prop held
@@ -17,7 +20,7 @@ interface PinnedState {
 export interface PinnedDraft {
   draft: Draft;
   /** Undefined while creating, or while an edit form waits for its first Secret. */
-  baseline?: SecretDto;
+  baseline?: SecretWriteAnswer;
   /** The `initial` prop holds a revision other than the pinned one. */
   newerAvailable: boolean;
   /** Functional update of the draft only; the baseline cannot move through it. */
@@ -27,11 +30,11 @@ export interface PinnedDraft {
    * baseline and resets every field, the pending paste and value visibility together: the only
    * way a new revision enters the form (Reload latest or a successful save).
    */
-  startPin: () => (secret: SecretDto) => void;
+  startPin: () => (secret: SecretWriteAnswer) => void;
 }
 
 function pinnedState(
-  secret: SecretDto | undefined,
+  secret: SecretWriteAnswer | undefined,
   propRevision: string | undefined,
 ): PinnedState {
   const acknowledged: string[] = [];
@@ -57,7 +60,7 @@ function pinnedState(
  *   form mounted before its Secret loaded has no draft to protect)
  */
 export function useDraft(
-  initial: SecretDto | undefined,
+  initial: SecretWriteAnswer | undefined,
   adoptFirst: boolean,
 ): PinnedDraft {
   const [state, setState] = useState<PinnedState>(() =>
@@ -81,7 +84,7 @@ export function useDraft(
   // prop that arrives while the request runs may be newer, so it stays news.
   const startPin = useCallback(() => {
     const seen = latestPropRevision.current;
-    return (secret: SecretDto) => setState(pinnedState(secret, seen));
+    return (secret: SecretWriteAnswer) => setState(pinnedState(secret, seen));
   }, []);
   const update = useCallback(
     (change: (draft: Draft) => Draft) =>

@@ -1,5 +1,5 @@
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { SecretDto, messages } from '@krypton/plugin-krypton-common';
+import { SecretWriteAnswer, messages } from '@krypton/plugin-krypton-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
@@ -252,7 +252,7 @@ describe('HistoryTab', () => {
 
   it('confirms a restore with the diff, the archive version and the revision, then restores', async () => {
     const { state, calls } = serveHistory(server);
-    const restored: SecretDto[] = [];
+    const restored: SecretWriteAnswer[] = [];
     const user = userEvent.setup();
     await render({ onRestored: secret => restored.push(secret) });
     const table = await versionsTable();
@@ -303,7 +303,7 @@ describe('HistoryTab', () => {
     const { state, calls } = serveHistory(server);
     state.restore = () =>
       HttpResponse.json({ error: messages.staleRevision }, { status: 409 });
-    const restored: SecretDto[] = [];
+    const restored: SecretWriteAnswer[] = [];
     const user = userEvent.setup();
     await render({ onRestored: secret => restored.push(secret) });
     const table = await versionsTable();

@@ -2,6 +2,7 @@ import { InfoCard, Progress } from '@backstage/core-components';
 import {
   SecretDto,
   SecretSummary,
+  SecretWriteAnswer,
   VersionSummary,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
@@ -47,8 +48,11 @@ export interface HistoryTabProps {
   decisions?: ActionDecisions;
   /** Refetches the live Secret (summary and values) in the parent; rejects on failure. */
   reloadLive: () => Promise<void>;
-  /** A successful restore, with the Secret the backend returned. */
-  onRestored: (secret: SecretDto) => void;
+  /**
+   * A successful restore, with the Secret the backend returned: without values when the user
+   * may not reveal them.
+   */
+  onRestored: (secret: SecretWriteAnswer) => void;
   /** Open the restore flow for the newest restorable version right away (the entity tab's "Roll back…"). */
   startRestore?: boolean;
 }
@@ -300,7 +304,8 @@ export function HistoryTab(props: HistoryTabProps) {
   };
 
   const restored =
-    (pinned: PinnedLive, target: VersionSummary) => (secret: SecretDto) => {
+    (pinned: PinnedLive, target: VersionSummary) =>
+    (secret: SecretWriteAnswer) => {
       setDialog(undefined);
       const unchanged =
         secret.uid === pinned.summary.uid &&

@@ -1,7 +1,7 @@
 import { useApi } from '@backstage/core-plugin-api';
 import {
-  SecretDto,
   SecretSummary,
+  SecretWriteAnswer,
   VersionDto,
   VersionSummary,
   messages,
@@ -89,7 +89,7 @@ export interface RestoreDialogProps {
    * Rejects with a message for the user when either fails.
    */
   onReloadLatest: () => Promise<void>;
-  onRestored: (secret: SecretDto) => void;
+  onRestored: (secret: SecretWriteAnswer) => void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -11,7 +11,8 @@ import { SecretForm } from '../edit';
 export interface CreateSecretDialogProps {
   location: NamespaceLocation;
   onClose: () => void;
-  onCreated: (secret: SecretDto) => void;
+  /** The created Secret's metadata; its values are never handed on. */
+  onCreated: (secret: SecretSummary) => void;
 }
 
 /** SecretForm in create mode for one namespace; the creator sets the access rules. */
@@ -33,6 +34,9 @@ export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
           mode="create"
           location={props.location}
           canEditAccess
+          // The dialog closes on success and only names the new Secret, so it keeps none of the
+          // answer's values; reveal rights on a Secret that did not exist are not known here.
+          keepValues={false}
           onSaved={props.onCreated}
         />
       </DialogContent>

@@ -1,6 +1,7 @@
 import {
   SecretDto,
   SecretSummary,
+  SecretWriteAnswer,
   VersionDto,
   VersionSummary,
 } from '@krypton/plugin-krypton-common';
@@ -9,6 +10,7 @@ import { SetupServer } from 'msw/node';
 import { useState } from 'react';
 import { baseUrl, client, secretDto } from '../../../__testUtils__/krypton';
 import { ActionDecisions, SECRET_ACTIONS } from '../../access/decide';
+import { carriesValues, summaryOf } from '../../writeAnswer';
 import { HistoryTab } from '../HistoryTab';
 
 export const location = { namespace: 'demo', name: 'db' };
@@ -150,20 +152,22 @@ export interface HarnessProps {
   noSummary?: boolean;
   decisions?: ActionDecisions;
   startRestore?: boolean;
-  onRestored?: (secret: SecretDto) => void;
+  onRestored?: (secret: SecretWriteAnswer) => void;
 }
 
 /** The detail view's part: holds the live Secret and reloads it through the real client. */
 export function Harness(props: HarnessProps) {
-  const [live, setLive] = useState<SecretDto>(props.initial ?? LIVE);
+  const [live, setLive] = useState<SecretWriteAnswer>(props.initial ?? LIVE);
   const reloadLive = async () => {
     setLive(await client.getSecret(location));
   };
+  // A restore answered without values leaves none to compare with, as in the detail view.
+  const values = carriesValues(live) ? live : undefined;
   return (
     <HistoryTab
       location={location}
-      summary={props.noSummary ? undefined : toSummary(live)}
-      live={props.noSummary || props.summaryOnly ? undefined : live}
+      summary={props.noSummary ? undefined : summaryOf(live)}
+      live={props.noSummary || props.summaryOnly ? undefined : values}
       decisions={props.noSummary ? undefined : props.decisions ?? allowAll()}
       reloadLive={reloadLive}
       onRestored={secret => {
