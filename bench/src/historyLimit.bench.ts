@@ -68,7 +68,10 @@ describe('history at the limit with large values', () => {
     cacheDir = mkdtempSync(join(tmpdir(), 'krypton-bench-kubectl-'));
     krypton = await startKryptonBackend({
       historyLimit: SNAPSHOTS,
-      kubernetes: { identity: 'serviceAccount' },
+      kubernetes: {
+        identity: 'serviceAccount',
+        serviceAccountMode: { namespaces: [ns.name] },
+      },
     });
     const url = `${krypton.url}/api/krypton/namespaces/${ns.name}/secrets`;
     const headers = { Authorization: as('root') };

@@ -24,12 +24,18 @@ describe('latency', () => {
   const admin = new AdminClient();
   let krypton: KryptonTestBackend;
   let roomy: KryptonTestBackend;
+  let hybrid: KryptonTestBackend;
   const kubeAgent = new https.Agent({ keepAlive: true });
   const backendAgent = new http.Agent({ keepAlive: true });
 
   beforeAll(async () => {
     krypton = await startKryptonBackend();
     roomy = await startKryptonBackend({ historyLimit: 100 });
+    // hybrid mode proves the user's own write with a dry run before Krypton saves history.
+    hybrid = await startKryptonBackend({
+      historyLimit: 100,
+      kubernetes: { identity: 'hybrid' },
+    });
     await admin.grantSecrets(ns.name, {
       kind: 'User',
       name: 'user:default/root',
@@ -41,17 +47,17 @@ describe('latency', () => {
       },
       stringData: { user: 'app', password: 'x'.repeat(64) },
     });
-    await admin.createSecret(ns.name, {
-      metadata: {
-        name: 'bench-under',
-        labels: { 'krypton.io/managed-by': 'krypton' },
-      },
-      stringData: { user: 'app', password: 'x'.repeat(64) },
-    });
+    for (const name of ['bench-under', 'bench-hybrid']) {
+      await admin.createSecret(ns.name, {
+        metadata: { name, labels: { 'krypton.io/managed-by': 'krypton' } },
+        stringData: { user: 'app', password: 'x'.repeat(64) },
+      });
+    }
   });
   afterAll(async () => {
     await krypton.stop();
     await roomy.stop();
+    await hybrid.stop();
     admin.close();
     kubeAgent.destroy();
     backendAgent.destroy();
@@ -176,6 +182,12 @@ describe('latency', () => {
       update(underUrl),
       { warmup: 5, runs: 80 },
     );
+    const hybridUrl = `${hybrid.url}/api/krypton/namespaces/${ns.name}/secrets/bench-hybrid`;
+    const putHybrid = await clock.measure(
+      'PUT under the limit, hybrid (+ dry-run PUT)',
+      update(hybridUrl),
+      { warmup: 5, runs: 80 },
+    );
     // At the limit (20): every update also deletes the oldest snapshot, before the live PUT.
     const putAt = await clock.measure(
       'PUT at the limit (+ DELETE oldest)',
@@ -226,13 +238,23 @@ describe('latency', () => {
           { sample: kryptonGetFresh, baseline: rawGet },
           { sample: rawPut },
           { sample: asSample(putUnder), baseline: rawPut },
+          { sample: asSample(putHybrid), baseline: rawPut },
+          {
+            sample: {
+              ...asSample(putHybrid),
+              name: '  hybrid against impersonation (the dry run)',
+            },
+            baseline: asSample(putUnder),
+          },
           { sample: asSample(putAt), baseline: rawPut },
           { sample: asSample(restoreAt), baseline: rawPut },
         ],
       )}\n\n${formatColumns(
         'Where the time goes (medians, ms): before the first Kubernetes request (authentication, user info, the permission check where it is not concurrent), in Kubernetes round trips (overlaps once), and local work between and after them',
         ['operation', 'total', 'before', 'kube', 'trips', 'local'],
-        [kryptonGetSplit, putUnder, putAt, restoreAt].map(breakdownRow),
+        [kryptonGetSplit, putUnder, putHybrid, putAt, restoreAt].map(
+          breakdownRow,
+        ),
       )}\n`,
     );
   });

@@ -153,7 +153,10 @@ describe('Kubernetes requests per operation', () => {
     });
     for (const mode of MODES) {
       const config = {
-        kubernetes: { identity: mode },
+        kubernetes: {
+          identity: mode,
+          serviceAccountMode: { namespaces: [ns.name] },
+        },
         restart: { enabled: true },
       };
       backends[mode] = {

@@ -58,6 +58,19 @@ export interface Config {
         /** Extra groups added to every impersonated request, e.g. system:authenticated. */
         extraGroups?: string[];
       };
+      /**
+       * Limits of serviceAccount mode, where Krypton's own identity creates and adopts Secrets
+       * and Kubernetes RBAC cannot stop a holder of the create permission.
+       */
+      serviceAccountMode?: {
+        /** Namespaces where create and adopt are allowed; none when absent. */
+        namespaces?: string[];
+        /**
+         * Secret types that create and adopt accept (default: Opaque, kubernetes.io/basic-auth,
+         * kubernetes.io/ssh-auth, kubernetes.io/tls, kubernetes.io/dockerconfigjson).
+         */
+        secretTypes?: string[];
+      };
     };
     /**
      * Clusters Krypton manages, in the shape of the Backstage Kubernetes plugin's config locator.

@@ -106,6 +106,12 @@ interface RouteSpec {
    * the storage rewrite name the Secret as `<cluster>/<namespace>/<name>`.
    */
   permissions: string[];
+  /**
+   * README API, SecretWriteAnswer: create, update and restore answer with the values only when
+   * the caller may reveal them, so the route also asks for `krypton.secret.reveal` on the Secret,
+   * beside the write.
+   */
+  answerReveal?: boolean;
 }
 
 const ROUTES: Record<RouteId, RouteSpec> = {
@@ -129,6 +135,7 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     workloads: false,
     ok: 201,
     permissions: ['krypton.secret.create'],
+    answerReveal: true,
   },
   // "the SecretDto, values included": read and reveal (viewers may read and reveal).
   get: {
@@ -159,6 +166,7 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     workloads: false,
     ok: 200,
     permissions: ['krypton.secret.update'],
+    answerReveal: true,
   },
   // A description edit: "Changing the description or rules needs owner rights."
   'put-meta': {
@@ -169,6 +177,7 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     workloads: false,
     ok: 200,
     permissions: ['krypton.secret.update'], // "also description and rules"
+    answerReveal: true,
   },
   // Adopting with a description takes Krypton's management and sets the description: an update
   // that changes the description, which needs owner rights. The answer is a summary (no values).
@@ -210,6 +219,7 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     workloads: false,
     ok: 200,
     permissions: ['krypton.secret.restore'],
+    answerReveal: true,
   },
   // Delete is not among the editors' actions: "Owners may do everything".
   delete: {
@@ -231,15 +241,17 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     ok: 200,
     permissions: ['krypton.secret.read'],
   },
-  // Restart consumers, Gates: "the restart action of the access rules (editors and owners)".
+  // Restart consumers, Gates: "the same gates as an update of the Secret, and restart's own: ...
+  // the update and restart actions of the access rules (editors and owners), and both
+  // krypton.secret.update and krypton.secret.restart".
   restart: {
-    actions: ['restart'],
+    actions: ['update', 'restart'],
     named: true,
     mutates: false, // it patches workloads, never the Secret
     reveals: false,
     workloads: true,
     ok: 200,
-    permissions: ['krypton.secret.restart'],
+    permissions: ['krypton.secret.update', 'krypton.secret.restart'],
   },
   // "the latest restart result of this live Secret ... behind the read gates".
   'restart-last': {
@@ -395,12 +407,15 @@ function decide(cell: Cell): Decision {
 function expectedPermissions(cell: Cell, namespace: string): string[] {
   if (cell.target === 'snapshot' || decide(cell).because === 'restart-disabled')
     return [];
-  const ref = ROUTES[cell.route].named
-    ? `test/${namespace}/${secretOf(cell)}`
-    : '-';
-  return ROUTES[cell.route].permissions
-    .map(p => `${p} ${ref} as user:default/${PLAYER[cell.role].user}`)
-    .sort();
+  const spec = ROUTES[cell.route];
+  const ref = spec.named ? `test/${namespace}/${secretOf(cell)}` : '-';
+  const who = `as user:default/${PLAYER[cell.role].user}`;
+  const asked = spec.permissions.map(p => `${p} ${ref} ${who}`);
+  if (spec.answerReveal) {
+    const name = cell.route === 'create' ? createdName(cell) : secretOf(cell);
+    asked.push(`krypton.secret.reveal test/${namespace}/${name} ${who}`);
+  }
+  return asked.sort();
 }
 
 interface Slice {
@@ -541,8 +556,9 @@ function secretOf(cell: Cell): string {
   }
   return PLAYER[cell.role].rules ? 'ruled' : 'plain';
 }
-const createdName = (cell: Cell) =>
-  `${cellSlug(cell)}-new-${roleSlug(cell.role)}`;
+function createdName(cell: Cell): string {
+  return `${cellSlug(cell)}-new-${roleSlug(cell.role)}`;
+}
 
 interface Outcome {
   status: number;
@@ -808,7 +824,13 @@ describe('authorization matrix over HTTP', () => {
       ...MODES.map(identity =>
         startKryptonBackend({
           restart: { enabled: true },
-          kubernetes: { identity },
+          kubernetes: {
+            identity,
+            // README: serviceAccount mode creates only in the namespaces its operator lists.
+            serviceAccountMode: {
+              namespaces: Object.values(namespaces).map(n => n.name),
+            },
+          },
         }),
       ),
       startKryptonBackend({

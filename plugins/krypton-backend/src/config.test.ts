@@ -1,4 +1,5 @@
 import { ConfigReader } from '@backstage/config';
+import { JsonObject } from '@backstage/types';
 import { readKryptonConfig } from './config';
 import { createClusters } from './kubernetes/clusters';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -74,6 +75,46 @@ describe('readKryptonConfig', () => {
         }),
       ),
     ).toThrow(/not supported/);
+  });
+});
+
+describe('serviceAccount mode limits', () => {
+  it('allow no namespace and the common types by default', () => {
+    const c = readKryptonConfig(new ConfigReader({}));
+    expect([...c.serviceAccountMode.namespaces]).toEqual([]);
+    expect([...c.serviceAccountMode.secretTypes]).toEqual([
+      'Opaque',
+      'kubernetes.io/basic-auth',
+      'kubernetes.io/ssh-auth',
+      'kubernetes.io/tls',
+      'kubernetes.io/dockerconfigjson',
+    ]);
+  });
+
+  it('read the configured namespaces and types, and refuse what is not one', () => {
+    const read = (serviceAccountMode: JsonObject) =>
+      readKryptonConfig(
+        new ConfigReader({ krypton: { kubernetes: { serviceAccountMode } } }),
+      ).serviceAccountMode;
+    const limits = read({ namespaces: ['team-a'], secretTypes: ['Opaque'] });
+    expect([...limits.namespaces]).toEqual(['team-a']);
+    expect([...limits.secretTypes]).toEqual(['Opaque']);
+    expect(() => read({ namespaces: ['Team A'] })).toThrow(/namespaces/);
+    expect(() => read({ secretTypes: ['not a type'] })).toThrow(/secretTypes/);
+  });
+
+  it('refuse extra groups that would not reach Kubernetes as written', () => {
+    for (const group of [' system:masters', 'a\nb', 'caf\u00e9']) {
+      expect(() =>
+        readKryptonConfig(
+          new ConfigReader({
+            krypton: {
+              kubernetes: { impersonation: { extraGroups: [group] } },
+            },
+          }),
+        ),
+      ).toThrow(/extraGroups/);
+    }
   });
 });
 

@@ -8,7 +8,10 @@ import {
   parseManagedOnly,
   parseRestartEnabled,
   tryNormalizeEntityRef,
+  validateNamespace,
+  validateSecretType,
 } from '@krypton/plugin-krypton-common';
+import { isHeaderExact } from './identity';
 
 export type { IdentityMode };
 
@@ -35,7 +38,25 @@ export interface KryptonBackendConfig {
   managedOnly: boolean;
   /** Deadline of each Kubernetes request, in milliseconds. */
   requestTimeoutMs: number;
+  /** serviceAccount mode only: where create and adopt may act, and on which Secret types. */
+  serviceAccountMode: ServiceAccountModeLimits;
 }
+
+export interface ServiceAccountModeLimits {
+  /** Namespaces where create and adopt are allowed; none unless configured. */
+  namespaces: ReadonlySet<string>;
+  /** Secret types that create and adopt accept. */
+  secretTypes: ReadonlySet<string>;
+}
+
+/** The Secret types that serviceAccount mode creates and adopts unless configured otherwise. */
+export const DEFAULT_SERVICE_ACCOUNT_SECRET_TYPES: readonly string[] = [
+  'Opaque',
+  'kubernetes.io/basic-auth',
+  'kubernetes.io/ssh-auth',
+  'kubernetes.io/tls',
+  'kubernetes.io/dockerconfigjson',
+];
 
 /** The transport's default deadline of one Kubernetes request. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -112,6 +133,58 @@ function readCluster(c: Config): ClusterConfig {
   };
 }
 
+/**
+ * In serviceAccount mode Krypton's own identity creates and adopts, so nothing in Kubernetes stops
+ * a holder of the create permission from writing into kube-system or minting a bootstrap token:
+ * the operator names the namespaces and types instead.
+ */
+function readServiceAccountMode(config: Config): ServiceAccountModeLimits {
+  const key = 'krypton.kubernetes.serviceAccountMode';
+  const namespaces = config.getOptionalStringArray(`${key}.namespaces`) ?? [];
+  for (const ns of namespaces) {
+    try {
+      validateNamespace(ns);
+    } catch {
+      throw new InputError(
+        `${key}.namespaces: ${JSON.stringify(
+          ns.slice(0, 100),
+        )} is not a namespace name`,
+      );
+    }
+  }
+  const types =
+    config.getOptionalStringArray(`${key}.secretTypes`) ??
+    DEFAULT_SERVICE_ACCOUNT_SECRET_TYPES;
+  for (const type of types) {
+    try {
+      validateSecretType(type);
+    } catch {
+      throw new InputError(
+        `${key}.secretTypes: ${JSON.stringify(
+          type.slice(0, 100),
+        )} is not a Secret type`,
+      );
+    }
+  }
+  return { namespaces: new Set(namespaces), secretTypes: new Set(types) };
+}
+
+/** Extra groups travel in Impersonate-Group headers, which must carry them unchanged. */
+function readExtraGroups(config: Config): string[] {
+  const key = 'krypton.kubernetes.impersonation.extraGroups';
+  const groups = config.getOptionalStringArray(key) ?? [];
+  for (const group of groups) {
+    if (!isHeaderExact(group)) {
+      throw new InputError(
+        `${key}: ${JSON.stringify(
+          group.slice(0, 100),
+        )} must be printable ASCII without blanks at either end`,
+      );
+    }
+  }
+  return groups;
+}
+
 /** krypton.admins, normalized like every other entity ref; a typo is a start-up error. */
 function readAdmins(config: Config): string[] {
   return (config.getOptionalStringArray('krypton.admins') ?? []).map(ref => {
@@ -165,10 +238,11 @@ export function readKryptonConfig(
     userTemplate: config.getOptionalString(`${imp}.userTemplate`) ?? '{{ref}}',
     groupTemplate:
       config.getOptionalString(`${imp}.groupTemplate`) ?? '{{ref}}',
-    extraGroups: config.getOptionalStringArray(`${imp}.extraGroups`) ?? [],
+    extraGroups: readExtraGroups(config),
     clusters,
     admins: readAdmins(config),
     requestTimeoutMs: readRequestTimeout(config),
+    serviceAccountMode: readServiceAccountMode(config),
     ...readSettings(config, env),
   };
 }

@@ -609,7 +609,11 @@ describe('history writes under injected Kubernetes faults', () => {
       caFile: state.caFile || undefined,
     });
     const identity = {
-      kubernetes: { identity: 'serviceAccount', requestTimeoutMs: DEADLINE_MS },
+      kubernetes: {
+        identity: 'serviceAccount',
+        requestTimeoutMs: DEADLINE_MS,
+        serviceAccountMode: { namespaces: [ns.name] },
+      },
     };
     [main, limited] = await Promise.all([
       startKryptonBackend(identity, { clusterUrl: proxy.url }),
@@ -810,9 +814,10 @@ describe('history writes under injected Kubernetes faults', () => {
     },
   );
 
-  it('restore at the limit never prunes its target, so a failed PUT can be retried', async () => {
-    // v1 and v2 are history, v3 live, limit 2: restoring v1 saves v3 and prunes v2, never the
-    // target v1, which is the only copy of the state being restored until the live write lands.
+  it('restore at the limit prunes oldest-first, its target included: a failed PUT keeps the state it rolled back from', async () => {
+    // v1 and v2 are history, v3 live, limit 2: restoring v1 reads v1, saves v3 and prunes the
+    // oldest, v1 itself, as any write would (spec: "pruning may already have removed older
+    // history" when the replacement fails). What must survive is v3, the state rolled back from.
     const spec: OpSpec = {
       ...OPS['restore at limit'],
       short: 'rsl-target',
@@ -822,12 +827,12 @@ describe('history writes under injected Kubernetes faults', () => {
         'GET snapshot v1',
         'POST snapshot',
         'GET history',
-        'DELETE snapshot v2',
+        'DELETE snapshot v1',
         'PUT live',
       ],
-      finalSnapshots: [1, 3],
+      finalSnapshots: [2, 3],
     };
-    const fx = await setup('rsl-target-kept', spec.states);
+    const fx = await setup('rsl-target-pruned', spec.states);
     proxy.inject({
       ...matcher('PUT live', fx),
       action: FAULTS['respond 500'].action,
@@ -840,11 +845,12 @@ describe('history writes under injected Kubernetes faults', () => {
     expect(made).toEqual(spec.steps);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ error: messages.unavailable });
-    await expectStored(spec, fx, { live: 'old', snapshots: [1, 3] });
+    await expectStored(spec, fx, { live: 'old', snapshots: [2, 3] });
     const reload = await get(fx.name);
     const retry = await run(spec, fx, reload.body.resourceVersion);
-    expect(retry.status).toBe(200);
-    await expectStored(spec, fx, { live: 'new', snapshots: [1, 3] });
+    expect(retry.status).toBe(404);
+    expect(retry.body).toEqual({ error: messages.versionNotFound });
+    await expectStored(spec, fx, { live: 'old', snapshots: [2, 3] });
   });
 
   it('leaves no malformed or unaccounted snapshot anywhere in the namespace', async () => {

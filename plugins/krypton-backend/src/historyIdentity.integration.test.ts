@@ -138,7 +138,10 @@ describe('a snapshot altered by admission', () => {
 
   beforeAll(async () => {
     krypton = await startKryptonBackend({
-      kubernetes: { identity: 'serviceAccount' },
+      kubernetes: {
+        identity: 'serviceAccount',
+        serviceAccountMode: { namespaces: [ns.name] },
+      },
     });
     const created = await admin.transport.request({
       method: 'POST',

@@ -454,7 +454,8 @@ describe('hostile input over HTTP', () => {
 
     it('refuses route-shape tricks, unknown clusters and malformed versions', async () => {
       const cases: Array<[string, number, boolean?]> = [
-        [`${base()}/../secrets/target`, 404],
+        // `..` stands where a Secret name goes: the name gate refuses it before routing does.
+        [`${base()}/../secrets/target`, 400],
         [`${base()}//target`, 404],
         [`/api/krypton/namespaces/${ns.name}//secrets/target`, 404],
         [`/api/krypton/%2e%2e/krypton/health`, 404],

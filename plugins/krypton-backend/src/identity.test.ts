@@ -58,16 +58,45 @@ describe('impersonationFor', () => {
     };
     const templates = { ...defaults, groupTemplate: 'system:{{name}}' };
     expect(() => impersonationFor(systemGroup, templates)).toThrow(
-      /reserved Kubernetes name/,
+      /reserved or malformed Kubernetes name/,
     );
     expect(() =>
       impersonationFor(user, { ...defaults, userTemplate: 'system:{{name}}' }),
-    ).toThrow(/reserved Kubernetes name/);
+    ).toThrow(/reserved or malformed Kubernetes name/);
     expect(
       impersonationFor(systemGroup, {
         ...templates,
         extraGroups: ['system:authenticated', 'system:masters'],
       }).groups,
     ).toEqual(['system:masters', 'system:authenticated']);
+  });
+
+  it.each([
+    ['a blank before system:', 'group:default/ system:masters'],
+    ['a tab before system:', 'group:default/\tsystem:masters'],
+    ['a no-break space before system:', 'group:default/\u00a0system:masters'],
+    ['a control character inside', 'group:default/team\u0000a'],
+    ['a line break inside', 'group:default/team\r\nImpersonate-Group: x'],
+    ['a character outside printable ASCII', 'group:default/t\u00e9am'],
+  ])(
+    'refuses a group with %s, which Kubernetes would read otherwise',
+    (_what, ref) => {
+      const principal = {
+        userEntityRef: 'user:default/alice',
+        ownershipEntityRefs: [ref],
+      };
+      expect(() =>
+        impersonationFor(principal, { ...defaults, groupTemplate: '{{name}}' }),
+      ).toThrow(/reserved or malformed Kubernetes name/);
+    },
+  );
+
+  it('checks the user name the same way', () => {
+    expect(() =>
+      impersonationFor(
+        { userEntityRef: 'user:default/alice', ownershipEntityRefs: [] },
+        { ...defaults, userTemplate: ' system:admin{{name}}' },
+      ),
+    ).toThrow(/reserved or malformed Kubernetes name/);
   });
 });

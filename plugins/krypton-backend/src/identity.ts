@@ -33,6 +33,21 @@ function render(template: string, normalizedRef: string): string {
 }
 
 /**
+ * Whether a name reaches Kubernetes unchanged in an Impersonate-* header: not empty, printable
+ * ASCII only (control characters end or fold a header, and Node sends other characters as Latin-1
+ * bytes that Go reads as different text), and no blanks at either end (which the API server's HTTP
+ * stack trims away).
+ */
+export function isHeaderExact(name: string): boolean {
+  if (name.length === 0 || name.trim() !== name) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+/**
  * The Kubernetes identity of a Backstage user: the user from their entity ref, and one group for
  * each group among their ownership refs, plus the configured extra groups. A rendered name in the
  * system: namespace would let a catalog entry claim a built-in Kubernetes identity (such as
@@ -44,7 +59,12 @@ export function impersonationFor(
 ): Impersonation {
   const allowed = new Set(templates.extraGroups);
   const checked = (name: string) => {
-    if (name.startsWith('system:') && !allowed.has(name)) {
+    // Go's HTTP server trims the blanks around a header value, so " system:masters" arrives as
+    // "system:masters": the name Kubernetes sees must be the name checked here.
+    if (
+      !isHeaderExact(name) ||
+      (name.startsWith('system:') && !allowed.has(name))
+    ) {
       throw new KryptonError('forbidden', messages.reservedIdentity);
     }
     return name;

@@ -104,7 +104,7 @@ describe('identity modes and KRYPTON_MANAGED_ONLY=false', () => {
         .get(`${base()}/shared`)
         .set('Authorization', as('alice'));
       expect(res.status).toBe(403);
-      expect(res.body.error).toMatch(/reserved Kubernetes name/);
+      expect(res.body.error).toMatch(/reserved or malformed Kubernetes name/);
     });
   });
 

@@ -122,7 +122,10 @@ describe.each([
 
     beforeAll(async () => {
       const config = {
-        kubernetes: { identity: 'serviceAccount' },
+        kubernetes: {
+          identity: 'serviceAccount',
+          serviceAccountMode: { namespaces: [ns.name] },
+        },
         ...(configuredLimit === undefined
           ? {}
           : { historyLimit: configuredLimit }),

@@ -184,7 +184,10 @@ describe('two backend instances racing updates, restores, deletes and re-creates
 
   beforeAll(async () => {
     const config = {
-      kubernetes: { identity: 'serviceAccount' },
+      kubernetes: {
+        identity: 'serviceAccount',
+        serviceAccountMode: { namespaces: [ns.name] },
+      },
       historyLimit: LIMIT,
     };
     backends = await Promise.all([

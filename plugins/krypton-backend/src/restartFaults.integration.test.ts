@@ -1,11 +1,16 @@
 /*
  * Fault injection over restart-consumers. A clean restart of one Secret's consumers makes a fixed
- * set of Kubernetes requests: the live Secret read that gates the route, the three workload
+ * set of Kubernetes requests: the live Secret read that gates the route, the dry-run update of it
+ * that proves the user's right before Krypton's identity acts (hybrid mode), the three workload
  * inventories (Deployments in two pages, so that a continuation can fail after a page with a
  * match), and one conditional JSON Patch per consumer. Each of them is failed in turn at the fault
  * proxy with an upstream 500, a 429, a connection reset, a timeout (the request held past the
  * backend's Kubernetes request deadline, DEADLINE_MS here) and, for patches, a reset and a timeout
- * after the apiserver applied the patch. Each run must answer the spec's status and body
+ * after the apiserver applied the patch. Lists are also answered with the apiserver's own page
+ * whose continuation is not a string, or without list metadata: a malformed page that must be
+ * incomplete_list (503), never read as the last page. Patches are also applied and then answered
+ * 200 with a body that cannot be read: unconfirmed, with no invented httpStatus. Each run must
+ * answer the spec's status and body
  * (../shared/spec/restart-consumers-api.txt), patch exactly the workloads it reports as requested
  * (plus, after a fault past forwarding, the one it reports as unconfirmed), change nothing else,
  * and a retry without faults must request every match.
@@ -46,6 +51,8 @@ const UNAVAILABLE = 'Kubernetes is unavailable. Try again later.';
 const RATE_LIMITED = 'Kubernetes is rate-limiting requests. Try again later.';
 const UNCONFIRMED =
   'No answer arrived, so it is not known whether the rollout was requested. Check the workload before retrying.';
+const INCOMPLETE_LIST =
+  'The workload list could not be read completely (over budget, or a continuation that was invalid, repeated or expired), so no workload of this kind was restarted.';
 
 /**
  * The consumers, one per reference path family and kind. Deployments are listed by name in pages
@@ -101,6 +108,7 @@ const byKey = (a: { kind: string; name?: string }, b: typeof a) =>
 /** The requests of a restart, by name: the steps of the matrix. */
 const READ_STEPS = [
   'GET secret',
+  'PROVE secret',
   'LIST Deployment page 1',
   'LIST Deployment page 2',
   'LIST StatefulSet',
@@ -115,7 +123,12 @@ type FaultName =
   | 'reset'
   | 'resetAfterForward'
   | 'timeout'
-  | 'timeoutAfterForward';
+  | 'timeoutAfterForward'
+  | 'continue 5'
+  | 'continue null'
+  | 'no list metadata'
+  | '200 not json'
+  | '200 no metadata';
 
 interface Fault {
   action: FaultAction;
@@ -127,7 +140,24 @@ interface Fault {
   applied: boolean;
   /** A fault after forwarding: only patches, whose effect differs. */
   patchesOnly?: true;
+  /** A fault in the shape of a list page: only lists. */
+  listsOnly?: true;
+  /** The answer is a malformed page: the inventory is incomplete. */
+  incomplete?: true;
 }
+
+type ListPage = { metadata?: Record<string, unknown> };
+
+/** The apiserver's own page with its list metadata edited: its items are real. */
+const editedPage = (edit: (page: ListPage) => void): FaultAction => ({
+  respondAfterForward: {
+    body: ({ body }) => {
+      const page = JSON.parse(body) as ListPage;
+      edit(page);
+      return JSON.stringify(page);
+    },
+  },
+});
 
 const upstream = (code: number, reason: string) =>
   JSON.stringify({
@@ -168,6 +198,49 @@ const FAULTS: Record<FaultName, Fault> = {
     applied: true,
     patchesOnly: true,
   },
+  // Not a string: whether more pages follow is unknown, so the page is not the last one.
+  'continue 5': {
+    action: editedPage(page => {
+      page.metadata = { ...page.metadata, continue: 5 };
+    }),
+    applied: false,
+    listsOnly: true,
+    incomplete: true,
+  },
+  'continue null': {
+    action: editedPage(page => {
+      page.metadata = { ...page.metadata, continue: null };
+    }),
+    applied: false,
+    listsOnly: true,
+    incomplete: true,
+  },
+  // A real apiserver always sends the list metadata, with no "continue" on the last page.
+  'no list metadata': {
+    action: editedPage(page => {
+      delete page.metadata;
+    }),
+    applied: false,
+    listsOnly: true,
+    incomplete: true,
+  },
+  // Applied, then acknowledged with a success status whose body cannot be read: there is no
+  // failing upstream status to report.
+  '200 not json': {
+    action: { respondAfterForward: { status: 200, body: 'not json' } },
+    applied: true,
+    patchesOnly: true,
+  },
+  '200 no metadata': {
+    action: {
+      respondAfterForward: {
+        status: 200,
+        body: JSON.stringify({ kind: 'Deployment', apiVersion: 'apps/v1' }),
+      },
+    },
+    applied: true,
+    patchesOnly: true,
+  },
 };
 const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
@@ -175,7 +248,9 @@ const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 type Case = [string, FaultName];
 const CASES: Case[] = STEPS.flatMap(step =>
   FAULT_NAMES.filter(
-    f => !FAULTS[f].patchesOnly || step.startsWith('PATCH '),
+    f =>
+      (!FAULTS[f].patchesOnly || step.startsWith('PATCH ')) &&
+      (!FAULTS[f].listsOnly || step.startsWith('LIST ')),
   ).map((f): Case => [step, f]),
 );
 
@@ -184,11 +259,17 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** What a failed request is classified as, per the spec's codes. */
 function classified(fault: FaultName, step: 'list' | 'patch') {
   const f = FAULTS[fault];
+  if (f.incomplete)
+    return {
+      code: 'incomplete_list',
+      message: INCOMPLETE_LIST,
+      httpStatus: 503,
+    };
   if (f.httpStatus === 429)
     return { code: 'rate_limited', message: RATE_LIMITED, httpStatus: 429 };
   if (f.httpStatus !== undefined)
     return { code: 'unavailable', message: UNAVAILABLE, httpStatus: 500 };
-  // No answer: a patch may have taken effect, a list is simply unavailable.
+  // No usable answer: a patch may have taken effect, a list is simply unavailable.
   return step === 'patch'
     ? { code: 'unconfirmed', message: UNCONFIRMED }
     : { code: 'unavailable', message: UNAVAILABLE };
@@ -206,7 +287,7 @@ interface Expected {
 /** The documented answer of a restart whose request `step` failed with `fault`. */
 function expectedOutcome(step: string, fault: FaultName): Expected {
   const all = CONSUMERS.map(refOf);
-  if (step === 'GET secret') {
+  if (step === 'GET secret' || step === 'PROVE secret') {
     // A preflight failure: the ordinary error envelope, and no workload request at all.
     return {
       status: FAULTS[fault].httpStatus === 429 ? 429 : 503,
@@ -263,6 +344,7 @@ function expectedOutcome(step: string, fault: FaultName): Expected {
 /** The reads a run makes: none after a failed gate, no second page after a failed first. */
 function expectedReads(step: string): string[] {
   if (step === 'GET secret') return [step];
+  if (step === 'PROVE secret') return ['GET secret', step];
   return READ_STEPS.filter(
     s => step !== 'LIST Deployment page 1' || s !== 'LIST Deployment page 2',
   );
@@ -339,6 +421,11 @@ describe('restart-consumers under injected Kubernetes faults', () => {
   function classify(r: RecordedRequest): string {
     if (r.path === `/api/v1/namespaces/${ns.name}/secrets/${SECRET}`)
       return `${r.method} secret`;
+    if (
+      r.method === 'PUT' &&
+      r.path === `/api/v1/namespaces/${ns.name}/secrets/${SECRET}?dryRun=All`
+    )
+      return 'PROVE secret';
     for (const kind of KINDS) {
       const collection = workloadPath(ns.name, kind);
       if (r.method === 'GET' && r.path.startsWith(`${collection}?`)) {
@@ -355,6 +442,16 @@ describe('restart-consumers under injected Kubernetes faults', () => {
   /** A rule that hits exactly this step's request. */
   function matcher(step: string): Pick<FaultRule, 'method' | 'path'> {
     const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (step === 'PROVE secret') {
+      return {
+        method: 'PUT',
+        path: new RegExp(
+          `^${esc(
+            `/api/v1/namespaces/${ns.name}/secrets/${SECRET}`,
+          )}\\?dryRun=All$`,
+        ),
+      };
+    }
     if (step === 'GET secret') {
       return {
         method: 'GET',
@@ -549,8 +646,10 @@ describe('restart-consumers under injected Kubernetes faults', () => {
       ].join('\n'),
     );
     // Lists run side by side and patches four at a time, so only their sets are fixed: the gate
-    // first, every inventory settled before the first patch, page 2 after page 1.
+    // first, then the proof of the user's right, every inventory settled before the first patch,
+    // page 2 after page 1.
     expect(steps[0]).toBe('GET secret');
+    expect(steps[1]).toBe('PROVE secret');
     expect([...steps].sort()).toEqual([...STEPS].sort());
     const firstPatch = steps.findIndex(s => s.startsWith('PATCH '));
     expect(steps.slice(firstPatch).every(s => s.startsWith('PATCH '))).toBe(

@@ -30,10 +30,11 @@ import {
   validateLabelSelector,
   validateSecretName,
   SecretSummary,
+  SecretWriteAnswer,
 } from '@krypton/plugin-krypton-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
-  LiveSecrets,
+  NativeSecret,
   VersionedWrite,
   StorageRewrite,
   restartHttpStatus,
@@ -98,10 +99,13 @@ function requireNoBody(body: unknown) {
 }
 
 /** An update's or restore's answer, and what it saved into history for its audit event. */
-function versionedWriteResult(live: LiveSecrets, out: VersionedWrite) {
-  const dto = live.toDto(out.secret);
+async function versionedWriteResult(
+  answer: (secret: NativeSecret) => Promise<SecretWriteAnswer>,
+  out: VersionedWrite,
+) {
+  const result = await answer(out.secret);
   return {
-    result: dto,
+    result,
     meta: {
       ...(out.archive
         ? {
@@ -110,10 +114,25 @@ function versionedWriteResult(live: LiveSecrets, out: VersionedWrite) {
           }
         : {}),
       dataChanged: out.dataChanged,
-      version: dto.version ?? 0,
-      resourceVersion: dto.resourceVersion,
+      version: result.version ?? 0,
+      resourceVersion: result.resourceVersion,
     },
   };
+}
+
+/**
+ * Express's default ETag is a hash of the whole body, values included: a fingerprint of the
+ * Secret's data that caches and logs keep, and with If-None-Match an oracle that answers 304 when
+ * a guessed value is right. The setting belongs to the host's application, so this response sees
+ * a view of it without an ETag function; every other setting is the host's own.
+ */
+function withoutETag(res: Response) {
+  const host = res.app;
+  const view: express.Application = Object.create(host);
+  view.settings = Object.create(host.settings, {
+    'etag fn': { value: undefined },
+  });
+  res.app = view;
 }
 
 /**
@@ -166,9 +185,11 @@ export async function createRouter(
   } = options;
   const router = Router();
 
-  // Every answer of this API may carry Secret data or depend on live access: never cache it.
+  // Every answer of this API may carry Secret data or depend on live access: never cache it, and
+  // never fingerprint it.
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
+    withoutETag(res);
     next();
   });
 
@@ -178,7 +199,6 @@ export async function createRouter(
 
   // Everything below, unknown routes included, needs a signed-in Backstage user.
   router.use(authGate(httpAuth));
-  router.use(...jsonBody());
 
   router.get(
     '/config',
@@ -208,13 +228,15 @@ export async function createRouter(
   const secrets = Router({ mergeParams: true });
 
   // The one gate for every named-Secret route: malformed names are 400, and history snapshot
-  // names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
-  secrets.param('name', (_req, _res, next, name: string) => {
-    validateSecretName(name);
-    if (isSnapshotName(name))
+  // names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says. It runs
+  // before the body is read, so a snapshot name answers 404 whatever body comes with it.
+  secrets.use('/namespaces/:namespace/secrets/:name', (req, _res, next) => {
+    validateSecretName(req.params.name);
+    if (isSnapshotName(req.params.name))
       throw new KryptonError('not_found', messages.notFound);
     next();
   });
+  secrets.use(...jsonBody());
 
   secrets.get(
     '/namespaces/:namespace/secrets',
@@ -250,6 +272,7 @@ export async function createRouter(
       const ctx = await context(req);
       const body = parseCreateRequest(req.body);
       const meta = ctx.auditMeta(body.name);
+      const answer = ctx.answerFor(body.name);
       const created = await audited(
         req,
         AUDIT_EVENTS.create,
@@ -258,9 +281,10 @@ export async function createRouter(
           await authorizePermissions(permissions, ctx.credentials, [
             { permission: kryptonSecretCreatePermission },
           ]);
+          ctx.admitPlacement(body.type ?? 'Opaque');
           const secret = await ctx.live.create(ctx.namespace, body);
           return {
-            result: secret,
+            result: await answer(secret),
             meta: {
               version: 1,
               keyCount: Object.keys(secret.data ?? {}).length,
@@ -268,7 +292,7 @@ export async function createRouter(
           };
         },
       );
-      res.status(201).json(ctx.live.toDto(created));
+      res.status(201).json(created);
     }),
   );
 
@@ -309,6 +333,7 @@ export async function createRouter(
       const name = req.params.name;
       const body = parseUpdateRequest(req.body);
       const meta = ctx.auditMeta(name);
+      const answer = ctx.answerFor(name);
       const dto = await audited(req, AUDIT_EVENTS.update, meta, async () => {
         const out = await ctx.versioned.update(
           ctx.namespace,
@@ -316,7 +341,7 @@ export async function createRouter(
           body,
           ctx.gate,
         );
-        return versionedWriteResult(ctx.live, out);
+        return versionedWriteResult(answer, out);
       });
       res.json(dto);
     }),
@@ -330,7 +355,13 @@ export async function createRouter(
       const body = parseAdoptRequest(req.body);
       const meta = ctx.auditMeta(name);
       const adopted = await audited(req, AUDIT_EVENTS.adopt, meta, async () => {
-        const s = await ctx.live.adopt(ctx.namespace, name, body, ctx.gate);
+        const s = await ctx.live.adopt(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+          ctx.admitPlacement,
+        );
         return {
           result: s,
           meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
@@ -388,6 +419,7 @@ export async function createRouter(
         ...ctx.auditMeta(name),
         restoredVersion: String(body.version),
       };
+      const answer = ctx.answerFor(name);
       const dto = await audited(req, AUDIT_EVENTS.restore, meta, async () => {
         const out = await ctx.versioned.restore(
           ctx.namespace,
@@ -395,7 +427,7 @@ export async function createRouter(
           body,
           ctx.gate,
         );
-        return versionedWriteResult(ctx.live, out);
+        return versionedWriteResult(answer, out);
       });
       res.json(dto);
     }),
@@ -457,12 +489,14 @@ export async function createRouter(
         AUDIT_EVENTS.restart,
         meta,
         async () => {
+          // The spec: the same gates as updating the Secret, and restart's own.
           const live = await ctx.live.loadGated(
             ctx.namespace,
             name,
-            ['restart'],
+            ['update', 'restart'],
             ctx.gate,
           );
+          await ctx.live.proveUpdate(live);
           const out = await ctx.restart.restart(ctx.namespace, name);
           try {
             await restartResults.save(

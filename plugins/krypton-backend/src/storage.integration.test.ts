@@ -93,7 +93,13 @@ describe('storage rewrite after an encryption-key rotation', () => {
     cp = await startControlPlane({ encryptionConfig: configFile });
     admin = new AdminClient(cp.state.identities.admin.kubeconfig);
     krypton = await startKryptonBackend(
-      { kubernetes: { identity: 'serviceAccount' }, historyLimit: 2 },
+      {
+        kubernetes: {
+          identity: 'serviceAccount',
+          serviceAccountMode: { namespaces: [NS] },
+        },
+        historyLimit: 2,
+      },
       { controlPlane: cp.state },
     );
     const ns = await admin.transport.request({

@@ -40,6 +40,22 @@ export interface SecretDto extends SecretSummary {
   binaryData: Record<string, string>;
 }
 
+/**
+ * What update, restore and create answer to a caller who may not reveal the Secret's values
+ * (the reveal permission or the access rules deny it): the metadata only.
+ */
+export interface RedactedSecret extends SecretSummary {
+  valuesOmitted: true;
+}
+
+/** The answer of update, restore and create: values only for callers who may reveal them. */
+export type SecretWriteAnswer = SecretDto | RedactedSecret;
+
+/** Whether a write answer carries the values. */
+export function hasValues(answer: SecretWriteAnswer): answer is SecretDto {
+  return !('valuesOmitted' in answer);
+}
+
 export interface SecretList {
   items: SecretSummary[];
 }

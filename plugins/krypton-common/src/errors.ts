@@ -100,6 +100,8 @@ export const messages = {
     "The Secret's version counter is behind its retained history. An operator must review it before the Secret can be changed (see Krypton's history runbook).",
   archiveChanged:
     'The history snapshot of this version changed or disappeared while it was saved. Reload the Secret and try again.',
+  snapshotChanged:
+    "A history snapshot changed while it was being removed, so nothing more was removed. Reload the Secret and try again; an operator should review the snapshot if it happens again (see Krypton's history runbook).",
   historyUnavailable:
     'Krypton could not save the history snapshot, so the Secret was not changed. Try again later.',
   historyUnreadable:
@@ -109,5 +111,9 @@ export const messages = {
     'The Secret is being deleted (deletion is pending), so it cannot be restored. Reload it.',
   restartDisabled: 'Restarting apps is disabled on this deployment',
   reservedIdentity:
-    'Your Backstage identity maps to a reserved Kubernetes name (system:...). An operator must change the impersonation templates.',
+    'Your Backstage identity maps to a reserved or malformed Kubernetes name (system:..., blanks at either end, or characters other than printable ASCII). An operator must change the impersonation templates.',
+  namespaceNotAllowed:
+    'Krypton does not create or adopt Secrets in this namespace on this deployment (serviceAccount mode allows only the namespaces its operator listed).',
+  typeNotAllowed:
+    'Krypton does not create or adopt Secrets of this type on this deployment (serviceAccount mode allows only the types its operator listed).',
 } as const;

@@ -15,4 +15,5 @@ export * from './access';
 export * from './settings';
 export * from './size';
 export * from './validation';
+export * from './labelSelector';
 export * from './entityRefs';

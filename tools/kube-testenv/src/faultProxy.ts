@@ -28,7 +28,22 @@ export type FaultAction =
    * shorter has gone by then (a timeout after the request took effect) and the answer is
    * dropped. Only for requests whose response ends (not watches).
    */
-  | { delayAfterForwardMs: number };
+  | { delayAfterForwardMs: number }
+  /**
+   * Forwards the request at once, reads the apiserver's whole answer, then answers with a chosen
+   * body instead: the request took effect (a write is applied), and the client gets an answer the
+   * apiserver would not send, such as a real list page with a corrupted continuation or a 200
+   * that cannot be parsed. `body` is fixed, or made from the apiserver's body; `status` is the
+   * apiserver's when absent. Only for requests whose response ends (not watches).
+   */
+  | { respondAfterForward: AfterForwardAnswer };
+
+/** The answer of a respondAfterForward action. */
+export interface AfterForwardAnswer {
+  status?: number;
+  body: string | ((upstream: { status: number; body: string }) => string);
+  contentType?: string;
+}
 
 export interface FaultRule {
   method?: string;
@@ -179,6 +194,27 @@ export async function startFaultProxy(options: {
             res.writeHead(up.statusCode ?? 502, headers);
             res.end(body);
           }, action.delayAfterForwardMs);
+        });
+      });
+    } else if ('respondAfterForward' in action) {
+      const answer = action.respondAfterForward;
+      forward(up => {
+        const chunks: Buffer[] = [];
+        up.on('data', (chunk: Buffer) => chunks.push(chunk));
+        up.once('error', () => res.destroy());
+        up.once('end', () => {
+          const status = up.statusCode ?? 502;
+          const body =
+            typeof answer.body === 'string'
+              ? answer.body
+              : answer.body({
+                  status,
+                  body: Buffer.concat(chunks).toString('utf8'),
+                });
+          res.writeHead(answer.status ?? status, {
+            'Content-Type': answer.contentType ?? 'application/json',
+          });
+          res.end(body);
         });
       });
     } else if ('respond' in action) {

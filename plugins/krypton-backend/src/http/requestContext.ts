@@ -14,6 +14,7 @@ import {
   KryptonError,
   Principal,
   SecretAction,
+  SecretWriteAnswer,
   evaluateAccess,
   kryptonSecretDeletePermission,
   kryptonSecretReadPermission,
@@ -31,6 +32,7 @@ import {
   NativeSecret,
   RequestGateways,
   RestartConsumers,
+  SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretHistory,
   VersionedSecrets,
   engineGateways,
@@ -73,6 +75,16 @@ export interface SecretRequestContext extends ClusterRequestContext {
   gate: LiveGate;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
+  /**
+   * Starts the reveal check of a write's answer beside the write; the returned function shapes
+   * the written Secret: with its values only for a user who may reveal them.
+   */
+  answerFor(name: string): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
+  /**
+   * Refuses (403) a create or adopt of this Secret type where the mode's limits forbid it: in
+   * serviceAccount mode, only the configured namespaces and types.
+   */
+  admitPlacement(type: string): void;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
 }
@@ -159,6 +171,7 @@ export function createContextResolver(deps: ContextDeps) {
       annotationPrefix: config.annotationPrefix,
       managedOnly: config.managedOnly,
       historyLimit: config.historyLimit,
+      proveWrites: engine.proveLiveWrites,
     });
     const versioned = new VersionedSecrets({
       live,
@@ -204,6 +217,28 @@ export function createContextResolver(deps: ContextDeps) {
       restart,
       gate,
       mayList: secret => !aclDenies(secret, 'read'),
+      answerFor: name => {
+        // Fails closed: a permission backend that errs after the write withholds the values
+        // rather than turning a write that happened into an error.
+        const permitted = gate.permit(name, ['reveal']).then(
+          () => true,
+          () => false,
+        );
+        return async secret =>
+          (await permitted) &&
+          !aclDenies(secret, 'reveal') &&
+          (secret.type ?? 'Opaque') !== SERVICE_ACCOUNT_TOKEN_TYPE
+            ? live.toDto(secret)
+            : { ...live.toSummary(secret), valuesOmitted: true };
+      },
+      admitPlacement: type => {
+        if (config.identity !== 'serviceAccount') return;
+        const limits = config.serviceAccountMode;
+        if (!limits.namespaces.has(namespace))
+          throw new KryptonError('forbidden', messages.namespaceNotAllowed);
+        if (!limits.secretTypes.has(type))
+          throw new KryptonError('forbidden', messages.typeNotAllowed);
+      },
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),
     };
   }

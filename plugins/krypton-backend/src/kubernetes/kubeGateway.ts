@@ -41,6 +41,15 @@ function isKubeObject(value: unknown): value is KubeObject {
 }
 
 /**
+ * A success status whose body Krypton cannot use. Status 0, as for a lost answer: no upstream
+ * status failed (so none may be reported), and a write answered this way took effect, so its
+ * outcome is known only by reading the object again. A list page this way is incomplete.
+ */
+function malformed(): KubeApiError {
+  return new KubeApiError(0, 'MalformedResponse');
+}
+
+/**
  * KubeGateway over the Kubernetes REST API, for one identity: with an impersonation, every
  * request acts as that user and groups; without, as the transport's own identity (Krypton's).
  * Failures that point at the deployment rather than the request (Krypton's credentials refused,
@@ -115,22 +124,26 @@ export class HttpKubeGateway implements KubeGateway {
   }
 
   private object<T extends KubeObject>(res: KubeResponse): T {
-    if (!isKubeObject(res.body))
-      throw new KubeApiError(502, 'MalformedResponse');
+    if (!isKubeObject(res.body)) throw malformed();
     return res.body as T;
   }
 
   private page<T extends KubeObject>(res: KubeResponse): Page<T> {
     const body = res.body;
-    if (!isObject(body)) throw new KubeApiError(502, 'MalformedResponse');
+    if (!isObject(body)) throw malformed();
     // An empty PartialObjectMetadataList comes with "items": null (a nil Go slice).
     const items = body.items === null ? [] : body.items;
-    if (!Array.isArray(items) || !items.every(isKubeObject))
-      throw new KubeApiError(502, 'MalformedResponse');
-    const next = isObject(body.metadata) ? body.metadata.continue : undefined;
+    if (!Array.isArray(items) || !items.every(isKubeObject)) throw malformed();
+    // The API server always sends the list's metadata (ListMeta is not a pointer, so omitempty
+    // keeps it) and omits "continue" on the last page. A page without metadata, or with a
+    // continuation that is not a string, cannot say whether more pages follow: reading it as the
+    // last page would silently truncate the list.
+    if (!isObject(body.metadata)) throw malformed();
+    const next = body.metadata.continue;
+    if (next !== undefined && typeof next !== 'string') throw malformed();
     return {
       items: items as T[],
-      continueToken: typeof next === 'string' && next !== '' ? next : undefined,
+      continueToken: next === undefined || next === '' ? undefined : next,
       bytes: res.bytes,
     };
   }
@@ -145,6 +158,7 @@ export class HttpKubeGateway implements KubeGateway {
       path: this.path(type, namespace),
       query: {
         labelSelector: page.labelSelector,
+        fieldSelector: page.fieldSelector,
         limit: String(page.limit),
         continue: page.continueToken,
       },
@@ -191,7 +205,7 @@ export class HttpKubeGateway implements KubeGateway {
       [200],
     );
     if (!isObject(res.body) || res.body.kind !== 'PartialObjectMetadata')
-      throw new KubeApiError(502, 'MalformedResponse');
+      throw malformed();
     return this.object<KubeObject>(res);
   }
 
@@ -211,7 +225,7 @@ export class HttpKubeGateway implements KubeGateway {
     const body = res.body;
     // A server that ignores the Accept header would send full objects, values included.
     if (!isObject(body) || body.kind !== 'PartialObjectMetadataList')
-      throw new KubeApiError(502, 'MalformedResponse');
+      throw malformed();
     return this.page<KubeObject>(res);
   }
 
@@ -246,6 +260,52 @@ export class HttpKubeGateway implements KubeGateway {
       [200],
     );
     return this.object<T>(res);
+  }
+
+  async dryRunReplace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ) {
+    if (!object.metadata.uid || !object.metadata.resourceVersion)
+      throw new Error(
+        'a dry-run replace needs the UID and resourceVersion preconditions',
+      );
+    // The answer is the object as it would be stored, values included: it proves the write and
+    // is dropped unread.
+    await this.send(
+      type,
+      {
+        method: 'PUT',
+        path: this.path(type, namespace, name),
+        query: { dryRun: 'All' },
+        body: object,
+      },
+      [200],
+    );
+  }
+
+  async dryRunDelete(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ) {
+    await this.send(
+      type,
+      {
+        method: 'DELETE',
+        path: this.path(type, namespace, name),
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          preconditions,
+          dryRun: ['All'],
+        },
+      },
+      [200, 202],
+    );
   }
 
   async patch<T extends KubeObject>(

@@ -25,6 +25,13 @@ function matchesSelector(
   });
 }
 
+/** The one field selector Krypton sends: `type=<Secret type>`. */
+function matchesFields(object: KubeObject, selector: string | undefined) {
+  if (!selector) return true;
+  if (!selector.startsWith('type=')) throw new KubeApiError(400, 'BadRequest');
+  return ((object as NativeSecret).type ?? 'Opaque') === selector.slice(5);
+}
+
 /** RFC 7386: objects merge, null removes, anything else replaces. */
 function mergeJson(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
@@ -123,7 +130,8 @@ export class InMemoryKubeGateway implements KubeGateway {
       .filter(
         ([key, obj]) =>
           key.startsWith(prefix) &&
-          matchesSelector(obj.metadata.labels, request.labelSelector),
+          matchesSelector(obj.metadata.labels, request.labelSelector) &&
+          matchesFields(obj, request.fieldSelector),
       )
       .sort(([a], [b]) => (a < b ? -1 : 1));
     // The token names the last key served, like etcd's continuation: opaque to callers.
@@ -313,6 +321,47 @@ export class InMemoryKubeGateway implements KubeGateway {
     }
     this.objects.delete(key);
     return { gone: true };
+  }
+
+  /** Dry runs that this gateway refuses with 403, as RBAC would; tests fill it. */
+  readonly dryRunDenied = new Set<'replace' | 'delete'>();
+
+  async dryRunReplace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ): Promise<void> {
+    this.calls.push(`dryRunReplace ${type.plural} ${name}`);
+    if (this.dryRunDenied.has('replace'))
+      throw new KubeApiError(403, 'Forbidden');
+    const current = this.objects.get(this.key(type, namespace, name));
+    if (!current) throw new KubeApiError(404, 'NotFound');
+    if (
+      object.metadata.resourceVersion !== current.metadata.resourceVersion ||
+      object.metadata.uid !== current.metadata.uid
+    ) {
+      throw new KubeApiError(409, 'Conflict');
+    }
+  }
+
+  async dryRunDelete(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    pre: Preconditions,
+  ): Promise<void> {
+    this.calls.push(`dryRunDelete ${type.plural} ${name}`);
+    if (this.dryRunDenied.has('delete'))
+      throw new KubeApiError(403, 'Forbidden');
+    const current = this.objects.get(this.key(type, namespace, name));
+    if (!current) throw new KubeApiError(404, 'NotFound');
+    if (
+      current.metadata.uid !== pre.uid ||
+      current.metadata.resourceVersion !== pre.resourceVersion
+    ) {
+      throw new KubeApiError(409, 'Conflict');
+    }
   }
 
   /** Writes an object directly, as another client would. */

@@ -1,9 +1,10 @@
 import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
 import { textToBase64 } from '../encoding';
-import { KryptonError } from '../errors';
+import { KryptonError, messages } from '../errors';
 import { SecretHistory } from './history';
 import { LiveGate, LiveSecrets } from './liveSecrets';
-import { hash32, snapshotName } from './snapshots';
+import { buildSnapshot, hash32, snapshotName } from './snapshots';
+import { kryptonKeys } from '../annotations';
 import { KubeApiError, NativeSecret, SECRETS } from './types';
 import { VersionedSecrets } from './versionedSecrets';
 
@@ -15,7 +16,7 @@ const allow: LiveGate = {
 const MANAGED = { 'krypton.io/managed-by': 'krypton' };
 const AT = new Date('2026-11-30T10:00:00.000Z');
 
-function setup(limit: number | 'invalid' = 20) {
+function setup(limit: number | 'invalid' = 20, proveWrites = false) {
   const gateway = new InMemoryKubeGateway();
   const historyLimit =
     limit === 'invalid'
@@ -27,6 +28,7 @@ function setup(limit: number | 'invalid' = 20) {
     gateway,
     cluster: 'c',
     managedOnly: true,
+    proveWrites,
   });
   let now = AT;
   const history = new SecretHistory({ ...options, gateway, now: () => now });
@@ -517,19 +519,31 @@ describe('retention', () => {
     ).toBe(before.metadata.resourceVersion);
   });
 
-  it('reads the current revision again when a snapshot was rewritten since the inventory', async () => {
+  it('answers 409 when a snapshot changed since the inventory, and never retries with a revision nobody validated', async () => {
     const t = setup(1);
     put(t.gateway, 'a', { k: textToBase64('v1') });
     await update(t, 'a', { k: 'v2' });
     const listMetadata = t.gateway.listMetadata.bind(t.gateway);
     t.gateway.listMetadata = async (type, ns, request) => {
       const page = await listMetadata(type, ns, request);
-      // A storage rewrite lands between the inventory and the delete.
+      // An operator relabels (or a storage rewrite touches) the snapshot between the inventory
+      // and the delete.
       for (const snap of snapshots(t)) t.gateway.put(SECRETS, NS, snap);
       return page;
     };
-    const out = await update(t, 'a', { k: 'v3' });
-    expect(out.archive?.pruned).toBe(1);
+    const before = await t.gateway.get(SECRETS, NS, 'a');
+    t.gateway.calls.length = 0;
+    const err = await rejection(update(t, 'a', { k: 'v3' }));
+    expect(err).toBeInstanceOf(KryptonError);
+    expect(err.code).toBe('conflict');
+    expect(err.message).toBe(messages.snapshotChanged);
+    expect(t.gateway.calls.filter(c => c.startsWith('delete'))).toHaveLength(1);
+    expect(
+      snapshots(t)
+        .map(s => s.metadata.annotations?.['krypton.io/version'])
+        .sort(),
+    ).toEqual(['1', '2']);
+    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(before.data);
   });
 
   it('never lists, prunes or restores legacy, retagged, malformed or foreign records', async () => {
@@ -595,37 +609,31 @@ describe('retention', () => {
 });
 
 describe('cleanup that meets failures', () => {
-  it('never prunes the target of a restore before the live write lands', async () => {
-    const t = setup(2);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v3' });
-    const live = await t.gateway.get(SECRETS, NS, 'a');
-    const replace = t.gateway.replace.bind(t.gateway);
-    t.gateway.replace = async () => {
-      throw new KubeApiError(500, 'InternalError');
-    };
-    await rejection(
-      t.versioned.restore(
+  it.each([1, 2])(
+    'with a limit of %i, a restore prunes oldest-first and keeps the state it rolled back from',
+    async limit => {
+      const t = setup(limit);
+      put(t.gateway, 'a', { k: textToBase64('v1') });
+      await update(t, 'a', { k: 'v2' });
+      const live = await t.gateway.get(SECRETS, NS, 'a');
+      const out = await t.versioned.restore(
         NS,
         'a',
         { version: 1, resourceVersion: live.metadata.resourceVersion! },
         allow,
-      ),
-    );
-    t.gateway.replace = replace;
-    // v1 (the target) stays although history is now one over the limit; a retry converges.
-    expect(
-      (await t.versioned.versions(NS, 'a', allow)).map(v => v.version),
-    ).toEqual([3, 1]);
-    const retried = await t.versioned.restore(
-      NS,
-      'a',
-      { version: 1, resourceVersion: live.metadata.resourceVersion! },
-      allow,
-    );
-    expect(retried.secret.data).toEqual({ k: textToBase64('v1') });
-  });
+      );
+      expect(out.secret.data).toEqual({ k: textToBase64('v1') });
+      expect(out.archive).toMatchObject({
+        archivedVersion: 2,
+        pruned: 2 - limit,
+      });
+      expect(
+        (await t.versioned.versions(NS, 'a', allow)).map(v => v.version),
+      ).toEqual(limit === 1 ? [2] : [2, 1]);
+      const from = await t.versioned.version(NS, 'a', 2, allow);
+      expect(from.data).toEqual({ k: 'v2' });
+    },
+  );
 
   it('stops pruning at the first failure, so no newer snapshot goes before an older one', async () => {
     const t = setup(5);
@@ -902,12 +910,12 @@ describe('delete', () => {
     expect(t.gateway.calls).toEqual([
       'get secrets a',
       'listMetadata secrets',
-      'get secrets a',
+      'getMetadata secrets a',
       `delete secrets ${snapshotName(uidHash, 1)}`,
-      'get secrets a',
+      'getMetadata secrets a',
       `delete secrets ${snapshotName(uidHash, 2)}`,
       'listMetadata secrets',
-      'get secrets a',
+      'getMetadata secrets a',
       'delete secrets a',
     ]);
     expect(snapshots(t)).toEqual([]);
@@ -1012,5 +1020,176 @@ describe('delete', () => {
     );
     expect(err.status).toBe(409);
     expect(await t.gateway.get(SECRETS, NS, 'a')).toBeTruthy();
+  });
+});
+
+describe('a proof of the user’s own live write (hybrid mode)', () => {
+  it('comes before any history change, and a refusal leaves history as it was', async () => {
+    const t = setup(1, true);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    t.gateway.calls.length = 0;
+    t.gateway.dryRunDenied.add('replace');
+    t.gateway.dryRunDenied.add('delete');
+    const refusals = [
+      await rejection(update(t, 'a', { k: 'v3' })),
+      await rejection(
+        t.versioned.restore(
+          NS,
+          'a',
+          { version: 1, resourceVersion: live.metadata.resourceVersion! },
+          allow,
+        ),
+      ),
+      await rejection(
+        t.versioned.delete(
+          NS,
+          'a',
+          {
+            resourceVersion: live.metadata.resourceVersion!,
+            keepHistory: false,
+          },
+          allow,
+        ),
+      ),
+    ];
+    expect(refusals.map(e => e.code)).toEqual([
+      'forbidden',
+      'forbidden',
+      'forbidden',
+    ]);
+    expect(t.gateway.calls.filter(c => !/^(get|dryRun)/.test(c))).toEqual([]);
+    expect(snapshots(t)).toHaveLength(1);
+    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(live.data);
+  });
+
+  it('runs once per write when allowed, before the snapshot is saved', async () => {
+    const t = setup(20, true);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    t.gateway.calls.length = 0;
+    await update(t, 'a', { k: 'v2' });
+    // The helper reads the Secret first, then the route reads it through the gate.
+    expect(t.gateway.calls.slice(2, 4)).toEqual([
+      'dryRunReplace secrets a',
+      `create secrets ${snapshots(t)[0].metadata.name}`,
+    ]);
+    // A metadata-only edit saves nothing: the user's own write is the only change.
+    t.gateway.calls.length = 0;
+    const current = await t.gateway.get(SECRETS, NS, 'a');
+    await t.versioned.update(
+      NS,
+      'a',
+      { resourceVersion: current.metadata.resourceVersion!, description: 'd' },
+      allow,
+    );
+    expect(t.gateway.calls.some(c => c.startsWith('dryRun'))).toBe(false);
+  });
+});
+
+describe('one record validation', () => {
+  async function forged(change: (s: NativeSecret) => void) {
+    const t = setup(2);
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    const [v1] = snapshots(t);
+    const copy = JSON.parse(JSON.stringify(v1)) as NativeSecret;
+    change(copy);
+    t.gateway.put(SECRETS, NS, copy);
+    return t;
+  }
+
+  it.each([
+    [
+      'history-of names another Secret',
+      (s: NativeSecret) => {
+        s.metadata.annotations!['krypton.io/history-of'] = 'b';
+      },
+    ],
+    [
+      'it is not Opaque',
+      (s: NativeSecret) => {
+        s.type = 'example.com/x';
+      },
+    ],
+  ])('a record is ignored on every path when %s', async (_what, change) => {
+    const t = await forged(change);
+    expect(await t.versioned.versions(NS, 'a', allow)).toEqual([]);
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    const err = await rejection(
+      t.versioned.restore(
+        NS,
+        'a',
+        { version: 1, resourceVersion: live.metadata.resourceVersion! },
+        allow,
+      ),
+    );
+    expect(err.code).toBe('not_found');
+    for (const v of ['v3', 'v4']) await update(t, 'a', { k: v });
+    const now = await t.gateway.get(SECRETS, NS, 'a');
+    await t.versioned.delete(
+      NS,
+      'a',
+      { resourceVersion: now.metadata.resourceVersion!, keepHistory: false },
+      allow,
+    );
+    expect(
+      snapshots(t).map(s => s.metadata.annotations?.['krypton.io/version']),
+    ).toEqual(['1']);
+  });
+
+  it('a mutable record is never read or restored', async () => {
+    const t = await forged(s => {
+      delete s.immutable;
+    });
+    const err = await rejection(t.versioned.version(NS, 'a', 1, allow));
+    expect(err.code).toBe('not_found');
+  });
+});
+
+describe('saving the replaced state', () => {
+  it('refuses the live write when its snapshot is terminating by the time retention reads it', async () => {
+    const t = setup();
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    const listMetadata = t.gateway.listMetadata.bind(t.gateway);
+    t.gateway.listMetadata = async (type, ns, request) => {
+      for (const snap of snapshots(t)) {
+        snap.metadata.finalizers = ['example.com/hold'];
+        snap.metadata.deletionTimestamp = AT.toISOString();
+        t.gateway.put(SECRETS, NS, snap);
+      }
+      return listMetadata(type, ns, request);
+    };
+    const before = await t.gateway.get(SECRETS, NS, 'a');
+    const err = await rejection(update(t, 'a', { k: 'v2' }));
+    expect(err.code).toBe('conflict');
+    expect(err.message).toBe(messages.archiveChanged);
+    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(before.data);
+  });
+
+  async function withExactSnapshot(keys: string | undefined) {
+    const t = setup();
+    const live = put(t.gateway, 'a', { k: textToBase64('v1') });
+    const exact = await buildSnapshot(live, 1, kryptonKeys('krypton.io'), {
+      by: 'user:default/tool',
+      at: AT.toISOString(),
+    });
+    if (keys === undefined)
+      delete exact.metadata.annotations!['krypton.io/keys'];
+    else exact.metadata.annotations!['krypton.io/keys'] = keys;
+    t.gateway.put(SECRETS, NS, exact);
+    return update(t, 'a', { k: 'v2' });
+  }
+
+  it('accepts an exact snapshot in the slot without the keys annotation', async () => {
+    expect((await withExactSnapshot(undefined)).archive).toMatchObject({
+      reused: true,
+    });
+  });
+
+  it('refuses an occupant whose keys annotation disagrees with its bytes', async () => {
+    expect((await rejection(withExactSnapshot('other'))).message).toBe(
+      messages.sourceConflict,
+    );
   });
 });

@@ -3,11 +3,13 @@ import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
 import { Parsed } from '../settings';
 import { IncompleteListError, readInventory } from './inventory';
 import {
+  HISTORY_FIELD_SELECTOR,
+  HistoryOwner,
   SnapshotRecord,
   buildSnapshot,
   hash32,
   historySelector,
-  readSnapshotRecord,
+  readHistoryRecord,
   snapshotName,
   verifySnapshot,
 } from './snapshots';
@@ -32,7 +34,7 @@ export interface ArchiveOutcome {
   pruned: number;
 }
 
-type DeleteResult = 'absent' | 'pending' | 'failed';
+type DeleteResult = 'absent' | 'pending' | 'failed' | 'conflict';
 
 const isKube = (err: unknown, ...statuses: number[]): err is KubeApiError =>
   err instanceof KubeApiError && statuses.includes(err.status);
@@ -106,26 +108,33 @@ export class SecretHistory {
   }
 
   /**
-   * The validated snapshots of one live UID, oldest first. Reads metadata only: values never
+   * The validated snapshots of one live Secret, oldest first. Reads metadata only: values never
    * leave the API server for an inventory.
    */
-  async inventory(namespace: string, uid: string): Promise<SnapshotRecord[]> {
+  async inventory(
+    namespace: string,
+    live: NativeSecret,
+  ): Promise<SnapshotRecord[]> {
     const out: SnapshotRecord[] = [];
-    const uidHash = await hash32(uid);
+    const owner = ownerOf(live);
+    const uidHash = await hash32(owner.uid);
     const labelSelector = historySelector(this.keys, uidHash);
     // Every record of this inventory binds the same UID: hash it once, not once per record.
     const hash = (text: string) =>
-      text === uid ? Promise.resolve(uidHash) : hash32(text);
+      text === owner.uid ? Promise.resolve(uidHash) : hash32(text);
     try {
       for await (const page of readInventory(
         request => this.gateway.listMetadata(SECRETS, namespace, request),
-        { labelSelector },
+        { labelSelector, fieldSelector: HISTORY_FIELD_SELECTOR },
       )) {
         for (const item of page) {
-          // A record of another UID is dropped anyway; skip its validation.
-          if (item.metadata.annotations?.[this.keys.sourceUid] !== uid)
-            continue;
-          const record = await readSnapshotRecord(item, this.keys, hash);
+          const record = await readHistoryRecord(
+            item,
+            this.keys,
+            owner,
+            'metadata',
+            hash,
+          );
           if (record) out.push(record);
         }
       }
@@ -144,7 +153,6 @@ export class SecretHistory {
     live: NativeSecret,
     version: number,
     actor: string,
-    options: { keep?: number } = {},
   ): Promise<ArchiveOutcome> {
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
@@ -174,21 +182,22 @@ export class SecretHistory {
       throw new KryptonError('conflict', messages.sourceConflict);
     }
 
-    const records = await this.inventory(namespace, live.metadata.uid!);
+    const records = await this.inventory(namespace, live);
     const mine = records.find(r => r.version === version);
+    // A snapshot that began terminating since it was verified will not hold this state.
     if (
       !mine ||
       mine.uid !== saved.metadata.uid ||
-      mine.sourceResourceVersion !== live.metadata.resourceVersion
+      mine.sourceResourceVersion !== live.metadata.resourceVersion ||
+      mine.deletionTimestamp
     ) {
       throw new HistoryMovedError(messages.archiveChanged);
     }
     // Retention runs before the counter check: a writer that read the Secret before another
     // write may have just recreated a version that retention had removed, and pruning removes it
-    // again rather than leaving history over the limit.
-    // A restore's target is not eligible: until the live write lands, it is the only copy of the
-    // state being restored.
-    const eligible = records.filter(r => r.version !== options.keep);
+    // again rather than leaving history over the limit. The state being replaced is never the
+    // one pruned; a restore has read its target already, so the target is pruned like any other.
+    const eligible = records.filter(r => r.version !== version);
     const excess = eligible.slice(0, Math.max(0, records.length - limit.value));
     const counts = await this.remove(namespace, excess);
     if (counts.pending > 0 || counts.failed > 0) {
@@ -206,32 +215,30 @@ export class SecretHistory {
    */
   async read(
     namespace: string,
-    uid: string,
+    live: NativeSecret,
     version: number,
   ): Promise<{ record: SnapshotRecord; snapshot: NativeSecret }> {
     const notFound = () =>
       new KryptonError('not_found', messages.versionNotFound);
+    const owner = ownerOf(live);
     let snapshot: NativeSecret;
     try {
       snapshot = await this.gateway.get(
         SECRETS,
         namespace,
-        snapshotName(await hash32(uid), version),
+        snapshotName(await hash32(owner.uid), version),
       );
     } catch (err) {
       if (isKube(err, 404)) throw notFound();
       throw historyError(err, 'read');
     }
-    const record = await readSnapshotRecord(snapshot, this.keys);
-    if (
-      !record ||
-      record.sourceUid !== uid ||
-      record.version !== version ||
-      snapshot.immutable !== true ||
-      snapshot.type !== 'Opaque'
-    ) {
-      throw notFound();
-    }
+    const record = await readHistoryRecord(
+      snapshot,
+      this.keys,
+      owner,
+      'object',
+    );
+    if (!record || record.version !== version) throw notFound();
     return { record, snapshot };
   }
 
@@ -255,7 +262,11 @@ export class SecretHistory {
       const result = await this.removeOne(namespace, record);
       if (result === 'absent') counts.confirmedAbsent++;
       else if (result === 'pending') counts.pending++;
-      else {
+      else if (result === 'conflict') {
+        throw new KryptonError('conflict', messages.snapshotChanged, {
+          ...counts,
+        });
+      } else {
         // Oldest first: stopping here never removes a newer snapshot while an older one stays.
         counts.failed++;
         break;
@@ -264,13 +275,20 @@ export class SecretHistory {
     return counts;
   }
 
-  /** After a delete without an answer: absent if the object is gone, pending if it is going. */
+  /**
+   * After a delete without an answer: absent if the object is gone, pending if it is going.
+   * Metadata only, like every read of cleanup.
+   */
   private async confirm(
     namespace: string,
     record: SnapshotRecord,
   ): Promise<DeleteResult> {
     try {
-      const current = await this.gateway.get(SECRETS, namespace, record.name);
+      const current = await this.gateway.getMetadata(
+        SECRETS,
+        namespace,
+        record.name,
+      );
       if (current.metadata.uid !== record.uid) return 'absent';
       return current.metadata.deletionTimestamp ? 'pending' : 'failed';
     } catch (err) {
@@ -278,39 +296,33 @@ export class SecretHistory {
     }
   }
 
+  /**
+   * One conditional delete. A precondition conflict means the snapshot changed since it was
+   * validated (an operator relabelled or quarantined it, a storage rewrite touched it): it is the
+   * spec's 409, never retried with a fresh revision that nobody validated.
+   */
   private async removeOne(
     namespace: string,
     record: SnapshotRecord,
   ): Promise<DeleteResult> {
-    const attempt = async (resourceVersion: string): Promise<DeleteResult> => {
+    try {
       const outcome = await this.gateway.delete(
         SECRETS,
         namespace,
         record.name,
-        {
-          uid: record.uid,
-          resourceVersion,
-        },
+        { uid: record.uid, resourceVersion: record.resourceVersion },
       );
       return outcome.gone ? 'absent' : 'pending';
-    };
-    try {
-      return await attempt(record.resourceVersion);
     } catch (err) {
       if (isKube(err, 404)) return 'absent';
+      if (isKube(err, 409)) return 'conflict';
       // Without an answer the delete may have happened: read the object to know.
       if (isKube(err, 0)) return this.confirm(namespace, record);
-      if (!isKube(err, 409)) return 'failed';
-    }
-    // The revision moved since the inventory (a storage rewrite, a label edit): read the object
-    // again and retry once with what is there now, if it is still the same snapshot.
-    try {
-      const current = await this.gateway.get(SECRETS, namespace, record.name);
-      if (current.metadata.uid !== record.uid) return 'absent';
-      if (current.metadata.deletionTimestamp) return 'pending';
-      return await attempt(current.metadata.resourceVersion!);
-    } catch (err) {
-      return isKube(err, 404) ? 'absent' : 'failed';
+      return 'failed';
     }
   }
+}
+
+function ownerOf(live: NativeSecret): HistoryOwner {
+  return { uid: live.metadata.uid!, name: live.metadata.name! };
 }

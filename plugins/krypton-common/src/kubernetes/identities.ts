@@ -21,6 +21,11 @@ export interface EngineGateways {
    * and only after the live checks passed as the user; in impersonation mode, as the user.
    */
   archive: KubeGateway;
+  /**
+   * Whether archive acts as another identity than live (hybrid mode). The user's live write is
+   * then proven with a dry run before Krypton's identity changes anything.
+   */
+  proveLiveWrites: boolean;
 }
 
 export function engineGateways(
@@ -30,5 +35,6 @@ export function engineGateways(
   return {
     live: gateways.user,
     archive: mode === 'hybrid' ? gateways.krypton : gateways.user,
+    proveLiveWrites: mode === 'hybrid',
   };
 }

@@ -48,7 +48,11 @@ export class IncompleteListError extends Error {
  */
 export async function* readInventory<T>(
   fetchPage: (request: PageRequest) => Promise<Page<T>>,
-  options: { labelSelector?: string; budget?: InventoryBudget } = {},
+  options: {
+    labelSelector?: string;
+    fieldSelector?: string;
+    budget?: InventoryBudget;
+  } = {},
 ): AsyncGenerator<T[], void, undefined> {
   const budget = options.budget ?? INVENTORY_BUDGET;
   const seen = new Set<string>();
@@ -62,6 +66,7 @@ export async function* readInventory<T>(
     try {
       page = await fetchPage({
         labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
         limit: budget.pageSize,
         continueToken,
         maxBytes: budget.maxBytes - bytes,

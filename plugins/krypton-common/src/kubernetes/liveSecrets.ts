@@ -69,6 +69,13 @@ export interface LiveSecretsOptions {
    * front of each), so an invalid limit refuses them with 503; metadata-only edits still pass.
    */
   historyLimit: Parsed<number>;
+  /**
+   * Whether another identity than this gateway's acts for the request before the live write (the
+   * history archive and workload patches in hybrid mode). Then the user's own live write is
+   * proven first with a dry run, so that Krypton's identity never changes anything for a user who
+   * could not make the write themselves.
+   */
+  proveWrites?: boolean;
 }
 
 /** A proposed write of a live Secret's data, as every data-changing route describes it. */
@@ -224,6 +231,53 @@ export class LiveSecrets {
     const secret = await this.loadAny(namespace, name);
     if (this.options.managedOnly && !this.isManaged(secret)) throw notFound();
     return secret;
+  }
+
+  /**
+   * A live Secret's metadata only (no values), for the rechecks of history cleanup: the same
+   * served-Secret rules as load.
+   */
+  async loadMetadata(namespace: string, name: string): Promise<NativeSecret> {
+    const secret = await this.kube(g =>
+      g.getMetadata(SECRETS, namespace, name),
+    );
+    if (this.isSnapshot(secret)) throw notFound();
+    if (this.options.managedOnly && !this.isManaged(secret)) throw notFound();
+    return secret;
+  }
+
+  /**
+   * Proves, where Krypton's own identity is about to act first, that the user may make this live
+   * replacement: a dry run with its UID and resourceVersion preconditions. A refusal is the user's
+   * own 403 (or 409), with nothing changed.
+   */
+  async proveReplace(replacement: NativeSecret): Promise<void> {
+    if (!this.options.proveWrites) return;
+    const { namespace, name } = replacement.metadata;
+    await this.kube(g =>
+      g.dryRunReplace(SECRETS, namespace!, name!, replacement),
+    );
+  }
+
+  /** proveReplace for a delete of the live Secret. */
+  async proveDelete(
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ): Promise<void> {
+    if (!this.options.proveWrites) return;
+    await this.kube(g =>
+      g.dryRunDelete(SECRETS, namespace, name, preconditions),
+    );
+  }
+
+  /**
+   * Proves that the user may update the live Secret, which restarting its consumers requires: a
+   * dry run of writing it back unchanged.
+   */
+  async proveUpdate(live: NativeSecret): Promise<void> {
+    const { managedFields: _dropped, ...metadata } = live.metadata;
+    await this.proveReplace({ ...live, metadata });
   }
 
   private async loadAny(
@@ -514,6 +568,7 @@ export class LiveSecrets {
     name: string,
     req: AdoptSecretRequest,
     gate: LiveGate,
+    admitType: (type: string) => void = () => undefined,
   ): Promise<NativeSecret> {
     const live = await this.loadGated(
       namespace,
@@ -522,6 +577,7 @@ export class LiveSecrets {
       gate,
       { managedOnly: false },
     );
+    admitType(live.type ?? 'Opaque');
     if (this.isManaged(live))
       throw new KryptonError('conflict', messages.alreadyManaged);
     // planUpdate refuses a stale revision and service-account tokens.
@@ -604,8 +660,15 @@ function rejectOverlap(
   }
 }
 
-/** Data edits need update; description and access-rule edits need manageAccess. */
-export function requiredActions(req: UpdateSecretRequest): SecretAction[] {
+/**
+ * Data edits need update; description and access-rule edits need manageAccess, and so does making
+ * a Secret immutable: a one-way door after which it can never be rotated or restored again. That
+ * last one needs the live object, so it is known only once it has been read.
+ */
+export function requiredActions(
+  req: UpdateSecretRequest,
+  live?: NativeSecret,
+): SecretAction[] {
   const actions: SecretAction[] = [];
   if (
     req.data !== undefined ||
@@ -614,7 +677,9 @@ export function requiredActions(req: UpdateSecretRequest): SecretAction[] {
   ) {
     actions.push('update');
   }
-  if (req.description !== undefined || req.access !== undefined)
+  const closes =
+    req.immutable === true && live !== undefined && live.immutable !== true;
+  if (req.description !== undefined || req.access !== undefined || closes)
     actions.push('manageAccess');
   return actions.length > 0 ? actions : ['update'];
 }

@@ -1,11 +1,12 @@
 import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
 import { RestartResult, WorkloadKind } from '../dto';
-import { INVENTORY_BUDGET } from './inventory';
+import { INVENTORY_BUDGET, IncompleteListError } from './inventory';
 import {
   MAX_PATCHES_IN_FLIGHT,
   RESTART_MESSAGES,
   RESTART_NOTE,
   RestartConsumers,
+  classifyFailure,
   restartHttpStatus,
 } from './restartConsumers';
 import {
@@ -756,6 +757,33 @@ describe('RestartConsumers.restart', () => {
       expect(t.patches).toHaveLength(1);
     });
 
+    // HttpKubeGateway answers a success status whose body it cannot read with
+    // KubeApiError(0, 'MalformedResponse'): the patch was applied but not confirmed, and no
+    // upstream status failed, so none is reported.
+    it('reports a patch acknowledged with an unreadable body as unconfirmed, without an httpStatus', async () => {
+      const t = setup();
+      t.put('Deployment', 'api');
+      t.put('StatefulSet', 'db');
+      t.onPatch(async kind => {
+        if (kind === 'Deployment')
+          throw new KubeApiError(0, 'MalformedResponse');
+      });
+
+      const result = await t.restart();
+
+      expect(result.status).toBe('partial');
+      expect(result.requested).toEqual([{ kind: 'StatefulSet', name: 'db' }]);
+      expect(result.failures).toEqual([
+        {
+          kind: 'Deployment',
+          name: 'api',
+          code: 'unconfirmed',
+          message: RESTART_MESSAGES.unconfirmed,
+        },
+      ]);
+      expect(result.failures[0]).not.toHaveProperty('httpStatus');
+    });
+
     it('reports a patch that failed with no KubeApiError as unavailable', async () => {
       const t = setup();
       t.put('Deployment', 'api');
@@ -1130,13 +1158,14 @@ describe('RestartConsumers.restart', () => {
 
     // Spec: "A malformed/inconsistent/over-budget list ... uses incomplete_list"; httpStatus is
     // "503 for a locally detected incomplete inventory". HttpKubeGateway.page() throws
-    // KubeApiError(502, 'MalformedResponse') for a list body it cannot read.
+    // KubeApiError(0, 'MalformedResponse') for a list body it cannot read (a page without list
+    // metadata, or whose continuation is not a string, included).
     it('reports a malformed list page as incomplete_list with httpStatus 503', async () => {
       const t = setup();
       t.put('Deployment', 'api');
       t.onList(async kind => {
         if (kind === 'StatefulSet')
-          throw new KubeApiError(502, 'MalformedResponse');
+          throw new KubeApiError(0, 'MalformedResponse');
       });
 
       const result = await t.restart();
@@ -1549,6 +1578,43 @@ describe('RestartConsumers.consumers', () => {
     expect(await t.engine.consumers(NS, SECRET)).toEqual({
       workloads: [],
       discoveryFailures: [],
+    });
+  });
+});
+
+describe('classifyFailure', () => {
+  // Spec: httpStatus is "a numeric upstream status when available, or 503 for a locally detected
+  // incomplete inventory". Status 0 is the gateway's "no usable answer": none arrived, or a success
+  // status came with a body it could not read. Neither has an upstream status to report.
+  it.each([
+    ['a lost answer', 'patch', new KubeApiError(0, 'Network'), 'unconfirmed'],
+    ['a timeout', 'patch', new KubeApiError(0, 'Timeout'), 'unconfirmed'],
+    [
+      'an unreadable success body',
+      'patch',
+      new KubeApiError(0, 'MalformedResponse'),
+      'unconfirmed',
+    ],
+    ['a lost answer', 'list', new KubeApiError(0, 'Network'), 'unavailable'],
+  ] as const)(
+    'classifies %s on a %s without an httpStatus',
+    (_, step, err, code) => {
+      const failure = classifyFailure(err, step);
+      expect(failure).toEqual({ code });
+      expect(failure).not.toHaveProperty('httpStatus');
+    },
+  );
+
+  it('classifies a malformed page as incomplete_list with httpStatus 503', () => {
+    expect(
+      classifyFailure(new IncompleteListError('malformed'), 'list'),
+    ).toEqual({ code: 'incomplete_list', httpStatus: 503 });
+  });
+
+  it('keeps the upstream status of a refused request', () => {
+    expect(classifyFailure(new KubeApiError(502), 'patch')).toEqual({
+      code: 'unavailable',
+      httpStatus: 502,
     });
   });
 });

@@ -67,7 +67,11 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The code and status of a failed request. A patch without an answer is unconfirmed. */
+/**
+ * The code and status of a failed request. Status 0 means no usable answer: none arrived, or a
+ * success status came with a body that could not be read (HttpKubeGateway). A patch answered so
+ * may have been applied, so it is unconfirmed, and no upstream status failed, so none is given.
+ */
 export function classifyFailure(
   err: unknown,
   step: 'list' | 'patch',

@@ -152,6 +152,44 @@ export async function readSnapshotRecord(
   return record;
 }
 
+/** The live Secret that a history record must belong to. */
+export interface HistoryOwner {
+  /** The live object's UID, which every record must bind in full. */
+  uid: string;
+  /** The live name, which every record must carry as history-of. */
+  name: string;
+}
+
+/** The field selector of history lists: snapshots are Opaque, and the API server proves it. */
+export const HISTORY_FIELD_SELECTOR = 'type=Opaque';
+
+/**
+ * The one validation of a history record, on every path that lists, reads, restores, prunes or
+ * cleans up: the full binding (readSnapshotRecord), bound to this live UID and name, an Opaque
+ * and immutable Secret. An object read whole shows its type and immutability here; an entry of a
+ * metadata-only list shows neither, so its type is proven by the list's HISTORY_FIELD_SELECTOR,
+ * and its immutability cannot be seen without reading values (README, History: Validation).
+ */
+export async function readHistoryRecord(
+  object: NativeSecret,
+  keys: KryptonKeys,
+  owner: HistoryOwner,
+  content: 'object' | 'metadata',
+  hash: (text: string) => Promise<string> = hash32,
+): Promise<SnapshotRecord | undefined> {
+  if (object.metadata.annotations?.[keys.sourceUid] !== owner.uid)
+    return undefined;
+  if (
+    content === 'object' &&
+    (object.immutable !== true || object.type !== 'Opaque')
+  ) {
+    return undefined;
+  }
+  const record = await readSnapshotRecord(object, keys, hash);
+  if (!record || record.historyOf !== owner.name) return undefined;
+  return record;
+}
+
 /**
  * The snapshot of a live Secret's current state as version `version`: an immutable Opaque Secret
  * with the native base64 data copied as strings, bound to the live UID and exact revision. It
@@ -266,9 +304,11 @@ export async function verifySnapshot(
     have[keys.sourceType] !== want[keys.sourceType]
   )
     return 'type';
+  // The bytes prove the key set. The keys annotation is Krypton's own index, which the spec does
+  // not define (another writer's exact snapshot may lack it), so only a present one must agree.
   if (
     !sameMap(actual.data, expected.data) ||
-    have[keys.keys] !== want[keys.keys]
+    (have[keys.keys] !== undefined && have[keys.keys] !== want[keys.keys])
   )
     return 'data';
   for (const key of [

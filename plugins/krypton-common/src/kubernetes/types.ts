@@ -95,6 +95,8 @@ export const NAMESPACES: ResourceType<KubeObject> = {
 /** One page of a list request. */
 export interface PageRequest {
   labelSelector?: string;
+  /** A field selector the API server applies before it answers (for Secrets: `type=...`). */
+  fieldSelector?: string;
   /** Objects per page (the API's limit parameter). */
   limit: number;
   continueToken?: string;
@@ -198,6 +200,23 @@ export interface KubeGateway {
     name: string,
     preconditions: Preconditions,
   ): Promise<DeleteOutcome<T>>;
+  /**
+   * A replace with `dryRun=All`: authorization, admission and the preconditions run, nothing is
+   * stored. It proves that this identity may make the write; the answer is not kept.
+   */
+  dryRunReplace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ): Promise<void>;
+  /** A conditional delete with `dryRun=All`: proves that this identity may delete the object. */
+  dryRunDelete(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ): Promise<void>;
 }
 
 /** The reasons of metav1.Status that Krypton recognizes; anything else is reported as Unknown. */

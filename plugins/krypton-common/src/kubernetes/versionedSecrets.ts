@@ -82,16 +82,13 @@ export class VersionedSecrets {
   private async archive(
     live: NativeSecret,
     version: number,
-    keep?: number,
   ): Promise<ArchiveOutcome> {
     try {
-      return await this.history.archive(live, version, this.options.actor, {
-        keep,
-      });
+      return await this.history.archive(live, version, this.options.actor);
     } catch (err) {
       if (err instanceof HistoryMovedError) {
         const now = await this.live
-          .load(live.metadata.namespace!, live.metadata.name!)
+          .loadMetadata(live.metadata.namespace!, live.metadata.name!)
           .catch(() => undefined);
         if (
           now?.metadata.uid !== live.metadata.uid ||
@@ -116,10 +113,13 @@ export class VersionedSecrets {
       requiredActions(req),
       gate,
     );
+    gate.admit(live, requiredActions(req, live));
     const { replacement, check } = this.live.planUpdate(live, req);
-    const archive = check.dataChanged
-      ? await this.archive(live, check.replacedVersion)
-      : undefined;
+    let archive: ArchiveOutcome | undefined;
+    if (check.dataChanged) {
+      await this.live.proveReplace(replacement);
+      archive = await this.archive(live, check.replacedVersion);
+    }
     const secret = await this.live.write(namespace, name, replacement);
     return { secret, dataChanged: check.dataChanged, archive };
   }
@@ -143,11 +143,9 @@ export class VersionedSecrets {
     if (live.metadata.deletionTimestamp) {
       throw new KryptonError('conflict', messages.pendingDeletion);
     }
-    const { snapshot } = await this.history.read(
-      namespace,
-      live.metadata.uid!,
-      req.version,
-    );
+    // The target is read before anything is saved or pruned: with a history limit of 1, retention
+    // then removes it, and the state rolled back from is the snapshot that stays.
+    const { snapshot } = await this.history.read(namespace, live, req.version);
     const data: Record<string, string> = Object.create(null);
     for (const key of Object.keys(snapshot.data ?? {}))
       data[key] = snapshot.data![key];
@@ -156,16 +154,10 @@ export class VersionedSecrets {
       data,
     });
     if (!check.dataChanged) return { secret: live, dataChanged: false };
-    const archive = await this.archive(
-      live,
-      check.replacedVersion,
-      req.version,
-    );
-    const secret = await this.live.write(
-      namespace,
-      name,
-      this.live.buildReplacement(live, { data, check }),
-    );
+    const replacement = this.live.buildReplacement(live, { data, check });
+    await this.live.proveReplace(replacement);
+    const archive = await this.archive(live, check.replacedVersion);
+    const secret = await this.live.write(namespace, name, replacement);
     return { secret, dataChanged: true, archive };
   }
 
@@ -183,10 +175,14 @@ export class VersionedSecrets {
     const live = await this.live.loadGated(namespace, name, ['delete'], gate);
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
     const uid = live.metadata.uid!;
+    const preconditions = { uid, resourceVersion: req.resourceVersion };
+    // Cleanup runs as Krypton in hybrid mode: the user's own delete is proven before it.
+    if (!req.keepHistory)
+      await this.live.proveDelete(namespace, name, preconditions);
     const recheck = async () => {
       let now: NativeSecret;
       try {
-        now = await this.live.load(namespace, name);
+        now = await this.live.loadMetadata(namespace, name);
       } catch (err) {
         if (err instanceof KryptonError && err.code === 'not_found')
           throw stale();
@@ -206,12 +202,12 @@ export class VersionedSecrets {
     };
     try {
       if (!req.keepHistory) {
-        const records = await this.history.inventory(namespace, uid);
+        const records = await this.history.inventory(namespace, live);
         await this.history.remove(namespace, records, recheck, counts);
         if (counts.pending > 0 || counts.failed > 0) {
           throw historyCleanupError(counts, 'the Secret was not deleted');
         }
-        const left = await this.history.inventory(namespace, uid);
+        const left = await this.history.inventory(namespace, live);
         if (left.length > 0) {
           throw historyCleanupError(
             { ...counts, pending: counts.pending + left.length },
@@ -220,10 +216,7 @@ export class VersionedSecrets {
         }
       }
       await recheck();
-      const outcome = await this.live.remove(namespace, name, {
-        uid,
-        resourceVersion: req.resourceVersion,
-      });
+      const outcome = await this.live.remove(namespace, name, preconditions);
       return {
         result: {
           status: outcome.gone ? 'deleted' : 'pending',
@@ -251,7 +244,7 @@ export class VersionedSecrets {
     gate: LiveGate,
   ): Promise<VersionSummary[]> {
     const live = await this.live.loadGated(namespace, name, ['read'], gate);
-    const records = await this.history.inventory(namespace, live.metadata.uid!);
+    const records = await this.history.inventory(namespace, live);
     return records.reverse().map(summary);
   }
 
@@ -270,7 +263,7 @@ export class VersionedSecrets {
     );
     const { record, snapshot } = await this.history.read(
       namespace,
-      live.metadata.uid!,
+      live,
       version,
     );
     const split = splitData(snapshot.data);
