@@ -242,11 +242,13 @@ export class HttpKubeGateway implements KubeGateway {
     return this.object<T>(res);
   }
 
-  async replace<T extends KubeObject>(
-    type: ResourceType<T>,
+  /** A PUT with the UID and resourceVersion preconditions that the API server checks. */
+  private put(
+    type: ResourceType<KubeObject>,
     namespace: string,
     name: string,
-    object: T,
+    object: KubeObject,
+    dryRun: boolean,
   ) {
     // The API server checks metadata.resourceVersion and metadata.uid of a PUT body against the
     // stored object: without both, the write would not be conditional.
@@ -254,12 +256,25 @@ export class HttpKubeGateway implements KubeGateway {
       throw new Error(
         'replace needs the UID and resourceVersion preconditions',
       );
-    const res = await this.send(
+    return this.send(
       type,
-      { method: 'PUT', path: this.path(type, namespace, name), body: object },
+      {
+        method: 'PUT',
+        path: this.path(type, namespace, name),
+        query: dryRun ? { dryRun: 'All' } : undefined,
+        body: object,
+      },
       [200],
     );
-    return this.object<T>(res);
+  }
+
+  async replace<T extends KubeObject>(
+    type: ResourceType<T>,
+    namespace: string,
+    name: string,
+    object: T,
+  ) {
+    return this.object<T>(await this.put(type, namespace, name, object, false));
   }
 
   async dryRunReplace<T extends KubeObject>(
@@ -268,22 +283,9 @@ export class HttpKubeGateway implements KubeGateway {
     name: string,
     object: T,
   ) {
-    if (!object.metadata.uid || !object.metadata.resourceVersion)
-      throw new Error(
-        'a dry-run replace needs the UID and resourceVersion preconditions',
-      );
     // The answer is the object as it would be stored, values included: it proves the write and
     // is dropped unread.
-    await this.send(
-      type,
-      {
-        method: 'PUT',
-        path: this.path(type, namespace, name),
-        query: { dryRun: 'All' },
-        body: object,
-      },
-      [200],
-    );
+    await this.put(type, namespace, name, object, true);
   }
 
   async dryRunDelete(

@@ -105,6 +105,16 @@ export class InMemoryKubeGateway implements KubeGateway {
     return JSON.parse(JSON.stringify(value));
   }
 
+  /** The API server's UID and resourceVersion preconditions: a mismatch is 409. */
+  private checkPreconditions(current: KubeObject, pre: Partial<Preconditions>) {
+    if (
+      current.metadata.uid !== pre.uid ||
+      current.metadata.resourceVersion !== pre.resourceVersion
+    ) {
+      throw new KubeApiError(409, 'Conflict');
+    }
+  }
+
   private bump(object: KubeObject) {
     object.metadata.resourceVersion = String(++this.revision);
   }
@@ -215,12 +225,7 @@ export class InMemoryKubeGateway implements KubeGateway {
     this.calls.push(`replace ${type.plural} ${name}`);
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw new KubeApiError(404, 'NotFound');
-    if (
-      object.metadata.resourceVersion !== current.metadata.resourceVersion ||
-      object.metadata.uid !== current.metadata.uid
-    ) {
-      throw new KubeApiError(409, 'Conflict');
-    }
+    this.checkPreconditions(current, object.metadata);
     const secret = current as NativeSecret;
     if (
       secret.immutable &&
@@ -306,12 +311,7 @@ export class InMemoryKubeGateway implements KubeGateway {
     const key = this.key(type, namespace, name);
     const current = this.objects.get(key);
     if (!current) throw new KubeApiError(404, 'NotFound');
-    if (
-      current.metadata.uid !== pre.uid ||
-      current.metadata.resourceVersion !== pre.resourceVersion
-    ) {
-      throw new KubeApiError(409, 'Conflict');
-    }
+    this.checkPreconditions(current, pre);
     if ((current.metadata.finalizers ?? []).length > 0) {
       if (!current.metadata.deletionTimestamp) {
         current.metadata.deletionTimestamp = new Date().toISOString();
@@ -337,12 +337,7 @@ export class InMemoryKubeGateway implements KubeGateway {
       throw new KubeApiError(403, 'Forbidden');
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw new KubeApiError(404, 'NotFound');
-    if (
-      object.metadata.resourceVersion !== current.metadata.resourceVersion ||
-      object.metadata.uid !== current.metadata.uid
-    ) {
-      throw new KubeApiError(409, 'Conflict');
-    }
+    this.checkPreconditions(current, object.metadata);
   }
 
   async dryRunDelete(
@@ -356,12 +351,7 @@ export class InMemoryKubeGateway implements KubeGateway {
       throw new KubeApiError(403, 'Forbidden');
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw new KubeApiError(404, 'NotFound');
-    if (
-      current.metadata.uid !== pre.uid ||
-      current.metadata.resourceVersion !== pre.resourceVersion
-    ) {
-      throw new KubeApiError(409, 'Conflict');
-    }
+    this.checkPreconditions(current, pre);
   }
 
   /** Writes an object directly, as another client would. */

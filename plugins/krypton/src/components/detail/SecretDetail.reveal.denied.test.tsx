@@ -10,21 +10,12 @@ import {
   secretDto,
 } from '../../__testUtils__/krypton';
 import { SecretDetail } from './SecretDetail';
+import { pageValues } from '../../__testUtils__/pageValues';
 
 // A file of its own: usePermission caches decisions per permission for a whole test module.
 const server = setupServer();
 const secretUrl = `${baseUrl}/namespaces/demo/secrets/db`;
 const SECRET_VALUE = 'hunter2-very-secret';
-
-/** The page's text and every form control's value: wherever a value could show. */
-function pageValues(): string {
-  const controls = Array.from(
-    document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-      'input, textarea',
-    ),
-  ).map(control => control.value);
-  return [document.body.textContent ?? '', ...controls].join('\n');
-}
 
 describe('SecretDetail for an owner the permission policy denies reveal', () => {
   registerMswTestHooks(server);

@@ -18,6 +18,7 @@ import {
 } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
 import { KryptonPage } from '../KryptonPage';
+import { pageValues } from '../../__testUtils__/pageValues';
 
 const server = setupServer();
 const SECRET_VALUE = 'hunter2-very-secret';
@@ -71,16 +72,6 @@ function recordPuts(reply: () => Response) {
     }),
   );
   return puts;
-}
-
-/** The page's text and every form control's value: wherever a value could show. */
-function pageValues(): string {
-  const controls = Array.from(
-    document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-      'input, textarea',
-    ),
-  ).map(control => control.value);
-  return [document.body.textContent ?? '', ...controls].join('\n');
 }
 
 const viewerRules = {

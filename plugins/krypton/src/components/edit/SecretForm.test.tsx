@@ -17,6 +17,7 @@ import { setupServer } from 'msw/node';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { KryptonClient } from '../../api/KryptonClient';
 import { SecretForm, SecretFormProps } from './SecretForm';
+import { pageValues } from '../../__testUtils__/pageValues';
 
 const server = setupServer();
 const baseUrl = 'http://backstage.test/api/krypton';
@@ -85,16 +86,6 @@ const errorReply = (status: number, error: string) => () =>
 function redacted(overrides: Partial<SecretDto> = {}): RedactedSecret {
   const { data: _data, binaryData: _binary, ...meta } = secret(overrides);
   return { ...meta, valuesOmitted: true };
-}
-
-/** Every value the page holds in a form control, plus its text: where a value could leak. */
-function pageValues(): string {
-  const controls = Array.from(
-    document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-      'input, textarea',
-    ),
-  ).map(control => control.value);
-  return [document.body.textContent ?? '', ...controls].join('\n');
 }
 
 type EditProps = Partial<Extract<SecretFormProps, { mode: 'edit' }>>;
