@@ -158,7 +158,7 @@ describe('history promises', () => {
       );
     });
 
-    it('reads only metadata after the live gate, the confirmation of an unanswered delete included', async () => {
+    it('reads only metadata, from the live gate to the confirmation of an unanswered delete', async () => {
       const { uid, resourceVersion } = await t.withVersions('metadata-only', [
         'a',
         'b',
@@ -180,8 +180,7 @@ describe('history promises', () => {
       const gets = t.proxy().requests.filter(r => r.method === 'GET');
       // live gate, inventory, (recheck, confirm), recheck, inventory, final recheck
       expect(gets.length).toBeGreaterThanOrEqual(6);
-      expect(gets[0].headers.accept).toEqual(['application/json']);
-      for (const get of gets.slice(1)) {
+      for (const get of gets) {
         expect(get.headers.accept?.[0]).toMatch(
           /;as=PartialObjectMetadata(List)?;/,
         );

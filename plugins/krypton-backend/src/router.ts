@@ -489,14 +489,11 @@ export async function createRouter(
         AUDIT_EVENTS.restart,
         meta,
         async () => {
-          // The spec: the same gates as updating the Secret, and restart's own.
-          const live = await ctx.live.loadGated(
+          const live = await ctx.live.gateRestart(
             ctx.namespace,
             name,
-            ['update', 'restart'],
             ctx.gate,
           );
-          await ctx.live.proveUpdate(live);
           const out = await ctx.restart.restart(ctx.namespace, name);
           try {
             await restartResults.save(
@@ -550,6 +547,7 @@ export async function createRouter(
         name,
         ['read'],
         ctx.gate,
+        { metadataOnly: true },
       );
       const last = await restartResults.load({
         cluster: ctx.cluster.name,
@@ -566,7 +564,9 @@ export async function createRouter(
     withQuery(NO_QUERY, async (req, res) => {
       const ctx = await context(req);
       const name = req.params.name;
-      await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate);
+      await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate, {
+        metadataOnly: true,
+      });
       const body: ConsumersResult = await ctx.restart.consumers(
         ctx.namespace,
         name,

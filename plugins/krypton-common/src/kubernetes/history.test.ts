@@ -908,7 +908,7 @@ describe('delete', () => {
     });
     const uidHash = await hash32(live.metadata.uid!);
     expect(t.gateway.calls).toEqual([
-      'get secrets a',
+      'getMetadata secrets a',
       'listMetadata secrets',
       'getMetadata secrets a',
       `delete secrets ${snapshotName(uidHash, 1)}`,
@@ -934,7 +934,7 @@ describe('delete', () => {
       ),
     );
     expect(err.status).toBe(409);
-    expect(t.gateway.calls).toEqual(['get secrets a']);
+    expect(t.gateway.calls).toEqual(['getMetadata secrets a']);
   });
 
   it('keeps history when asked, and a recreated name starts a separate history', async () => {
@@ -1191,5 +1191,47 @@ describe('saving the replaced state', () => {
     expect((await rejection(withExactSnapshot('other'))).message).toBe(
       messages.sourceConflict,
     );
+  });
+});
+
+describe('gates that need no values', () => {
+  it('read only the metadata of the live Secret for the version list and a delete', async () => {
+    const t = setup();
+    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await update(t, 'a', { k: 'v2' });
+    t.gateway.calls.length = 0;
+    await t.versioned.versions(NS, 'a', allow);
+    expect(t.gateway.calls).toEqual([
+      'getMetadata secrets a',
+      'listMetadata secrets',
+    ]);
+    const live = await t.gateway.get(SECRETS, NS, 'a');
+    t.gateway.calls.length = 0;
+    await t.versioned.delete(
+      NS,
+      'a',
+      { resourceVersion: live.metadata.resourceVersion!, keepHistory: true },
+      allow,
+    );
+    expect(t.gateway.calls).toEqual([
+      'getMetadata secrets a',
+      'getMetadata secrets a',
+      'delete secrets a',
+    ]);
+  });
+
+  it('restart reads the whole Secret only where its dry run needs it', async () => {
+    for (const proveWrites of [false, true]) {
+      const t = setup(20, proveWrites);
+      put(t.gateway, 'a', { k: textToBase64('v1') });
+      t.gateway.calls.length = 0;
+      const live = await t.live.gateRestart(NS, 'a', allow);
+      expect(t.gateway.calls).toEqual(
+        proveWrites
+          ? ['get secrets a', 'dryRunReplace secrets a']
+          : ['getMetadata secrets a'],
+      );
+      expect(live.data === undefined).toBe(!proveWrites);
+    }
   });
 });

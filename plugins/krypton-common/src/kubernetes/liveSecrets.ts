@@ -272,12 +272,26 @@ export class LiveSecrets {
   }
 
   /**
-   * Proves that the user may update the live Secret, which restarting its consumers requires: a
-   * dry run of writing it back unchanged.
+   * The gates of restarting a Secret's consumers: the spec's "same ... gates as updating the
+   * Secret" and restart's own. Where Krypton's identity patches the workloads, the user's right to
+   * update the Secret is proven first with a dry run of writing it back unchanged, which needs the
+   * whole object; otherwise the gates read its metadata only.
    */
-  async proveUpdate(live: NativeSecret): Promise<void> {
+  async gateRestart(
+    namespace: string,
+    name: string,
+    gate: LiveGate,
+  ): Promise<NativeSecret> {
+    const live = await this.loadGated(
+      namespace,
+      name,
+      ['update', 'restart'],
+      gate,
+      { metadataOnly: !this.options.proveWrites },
+    );
     const { managedFields: _dropped, ...metadata } = live.metadata;
     await this.proveReplace({ ...live, metadata });
+    return live;
   }
 
   private async loadAny(
@@ -299,16 +313,25 @@ export class LiveSecrets {
     name: string,
     actions: SecretAction[],
     gate: LiveGate,
-    options: { managedOnly?: boolean } = {},
+    options: {
+      managedOnly?: boolean;
+      /**
+       * Gate on the Secret's metadata alone (PartialObjectMetadata): its labels, rules, UID and
+       * revision are all a gate needs, so routes that never use the values never read them.
+       */
+      metadataOnly?: boolean;
+    } = {},
   ): Promise<NativeSecret> {
     const permitted = gate.permit(name, actions);
     // Observed below, after the read; this only keeps a refusal from counting as unhandled while
     // the read is still running.
     permitted.catch(() => undefined);
-    const live =
-      options.managedOnly === false
-        ? await this.loadAny(namespace, name)
-        : await this.load(namespace, name);
+    let live: NativeSecret;
+    if (options.managedOnly === false)
+      live = await this.loadAny(namespace, name);
+    else if (options.metadataOnly)
+      live = await this.loadMetadata(namespace, name);
+    else live = await this.load(namespace, name);
     await permitted;
     gate.admit(live, actions);
     return live;

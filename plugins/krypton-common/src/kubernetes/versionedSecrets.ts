@@ -172,7 +172,10 @@ export class VersionedSecrets {
     req: { resourceVersion: string; keepHistory: boolean },
     gate: LiveGate,
   ): Promise<DeleteOutcomeReport> {
-    const live = await this.live.loadGated(namespace, name, ['delete'], gate);
+    // A delete needs the UID and revision, never the values.
+    const live = await this.live.loadGated(namespace, name, ['delete'], gate, {
+      metadataOnly: true,
+    });
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
     const uid = live.metadata.uid!;
     const preconditions = { uid, resourceVersion: req.resourceVersion };
@@ -243,7 +246,9 @@ export class VersionedSecrets {
     name: string,
     gate: LiveGate,
   ): Promise<VersionSummary[]> {
-    const live = await this.live.loadGated(namespace, name, ['read'], gate);
+    const live = await this.live.loadGated(namespace, name, ['read'], gate, {
+      metadataOnly: true,
+    });
     const records = await this.history.inventory(namespace, live);
     return records.reverse().map(summary);
   }

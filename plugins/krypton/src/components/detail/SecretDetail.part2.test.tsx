@@ -211,6 +211,26 @@ async function deleteSecret(
 describe('SecretDetail wiring of History, Consumers and Delete', () => {
   registerMswTestHooks(server);
 
+  it('?rollback=1 waits for the live values, so its confirmation compares values, not key names', async () => {
+    const { state, calls } = serve();
+    let release = () => {};
+    const held = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    state.live = async () => {
+      await held;
+      return HttpResponse.json(live);
+    };
+    await renderAt('/krypton/secret/demo/db?tab=history&rollback=1');
+    await waitFor(() => expect(calls.lists).toBe(1));
+    await waitFor(() => expect(calls.liveReads).toBe(1));
+    // The history is known, the values are not: no confirmation yet.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    release();
+    const dialog = await readyRestoreDialog('Restore version 2?');
+    expect(dialog).not.toHaveTextContent('Only key names are compared');
+  });
+
   it('?tab=history&rollback=1 confirms the newest restorable version, restores it and offers the restart', async () => {
     const { state, calls } = serve({ restartEnabled: true });
     // Version 3 was taken from the live revision itself, so rolling back means version 2.

@@ -139,6 +139,10 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
   const mayReveal = decisions?.reveal.allowed ?? false;
+  // Also pending in the render before the values hook starts its first load.
+  const valuesPending =
+    values.loading ||
+    (mayReveal && !values.secret && !values.error && !values.withheld);
   const { refresh: refreshSummary, replace: replaceSummary } = live;
   const { refresh: refreshValues } = values;
   // Values carry the metadata too: whichever of the two routes answered last is the live state.
@@ -322,6 +326,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             location={location}
             summary={metadata}
             live={values.secret}
+            liveLoading={valuesPending}
             decisions={decisions}
             reloadLive={reloadLive}
             onRestored={onRestored}

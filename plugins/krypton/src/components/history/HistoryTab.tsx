@@ -44,6 +44,11 @@ export interface HistoryTabProps {
   summary?: SecretSummary;
   /** The live Secret with values when the user may reveal them, for the diff against live. */
   live?: SecretDto;
+  /**
+   * The live values are still loading. Roll back waits for them, so that its confirmation
+   * compares values rather than key names only.
+   */
+  liveLoading?: boolean;
   /** Undefined when summary is; restore is then not offered. */
   decisions?: ActionDecisions;
   /** Refetches the live Secret (summary and values) in the parent; rejects on failure. */
@@ -269,7 +274,12 @@ export function HistoryTab(props: HistoryTabProps) {
   // "Roll back…" opens the newest restorable version once, as soon as the list is known.
   const { state } = history;
   useEffect(() => {
-    if (!props.startRestore || started.current || state.status !== 'loaded') {
+    if (
+      !props.startRestore ||
+      started.current ||
+      state.status !== 'loaded' ||
+      (canReveal === true && props.liveLoading)
+    ) {
       return;
     }
     started.current = true;
@@ -284,7 +294,15 @@ export function HistoryTab(props: HistoryTabProps) {
         text: 'There is no earlier version to roll back to.',
       });
     }
-  }, [props.startRestore, state, summary, block, openRestore]);
+  }, [
+    props.startRestore,
+    props.liveLoading,
+    canReveal,
+    state,
+    summary,
+    block,
+    openRestore,
+  ]);
 
   const reloadLatest = async () => {
     try {
