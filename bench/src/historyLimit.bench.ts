@@ -327,7 +327,7 @@ describe('history at the limit with large values', () => {
           `The snapshots' values: ${mib(valuesBytes)} MiB of bytes, ${mib(
             full.bytes ?? 0,
           )} MiB as the JSON list. Krypton: serviceAccount identity, user root; the versions`,
-          'request reads the live Secret (one 700 KiB value) and one metadata-only list page. The raw list',
+          "request reads the live Secret's metadata (its gate) and one metadata-only list page. The raw list",
           `uses Krypton's selector and token with Accept ${METADATA_LIST}.`,
           'kubectl (same release, admin kubeconfig, warm discovery cache): its default output asks for a',
           'server-rendered Table (rows carry object metadata, no values); `-o name` is not a table printer,',
