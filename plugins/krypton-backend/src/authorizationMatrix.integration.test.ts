@@ -108,8 +108,8 @@ interface RouteSpec {
   permissions: string[];
   /**
    * README API, SecretWriteAnswer: create, update and restore answer with the values only when
-   * the caller may reveal them, so the route also asks for `krypton.secret.reveal` on the Secret,
-   * beside the write.
+   * the caller may read and reveal them, so the route also asks for `krypton.secret.read` and
+   * `krypton.secret.reveal` on the Secret, beside the write.
    */
   answerReveal?: boolean;
 }
@@ -413,7 +413,8 @@ function expectedPermissions(cell: Cell, namespace: string): string[] {
   const asked = spec.permissions.map(p => `${p} ${ref} ${who}`);
   if (spec.answerReveal) {
     const name = cell.route === 'create' ? createdName(cell) : secretOf(cell);
-    asked.push(`krypton.secret.reveal test/${namespace}/${name} ${who}`);
+    for (const p of ['krypton.secret.read', 'krypton.secret.reveal'])
+      asked.push(`${p} test/${namespace}/${name} ${who}`);
   }
   return asked.sort();
 }

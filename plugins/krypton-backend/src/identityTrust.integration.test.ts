@@ -340,6 +340,16 @@ describe('serviceAccount mode limits create and adopt', () => {
         access: { owners: ['user:default/alice'] },
       });
     expect(res.status).toBe(403);
+    // The namespace is refused before Krypton reads anything there: a name that does not exist
+    // gets the same answer, not a 404.
+    const missing = await request(krypton.server)
+      .post(`/api/krypton/namespaces/${other.name}/secrets/missing/adopt`)
+      .set('Authorization', as('root'))
+      .send({ resourceVersion: '1' });
+    expect(missing.status).toBe(403);
+    expect(missing.body.error).toMatch(
+      /^Krypton does not create or adopt Secrets in this namespace/,
+    );
     const here = await admin.createSecret(allowed.name, {
       metadata: { name: 'opaque-ish' },
       type: 'example.com/custom',

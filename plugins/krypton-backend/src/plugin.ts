@@ -46,6 +46,14 @@ export const kryptonPlugin = createBackendPlugin({
             kryptonConfig.identity
           } mode`,
         );
+        if (
+          kryptonConfig.identity === 'serviceAccount' &&
+          kryptonConfig.serviceAccountMode.namespaces.size === 0
+        ) {
+          logger.warn(
+            'serviceAccount mode without krypton.kubernetes.serviceAccountMode.namespaces: create and adopt are refused in every namespace until it lists some',
+          );
+        }
         if (!kryptonConfig.historyLimit.ok) {
           logger.error(
             `${kryptonConfig.historyLimit.error}; history writes answer 503 until it is fixed`,

@@ -50,7 +50,7 @@ const NOTE =
 const UNAVAILABLE = 'Kubernetes is unavailable. Try again later.';
 const RATE_LIMITED = 'Kubernetes is rate-limiting requests. Try again later.';
 const UNCONFIRMED =
-  'No answer arrived, so it is not known whether the rollout was requested. Check the workload before retrying.';
+  'No usable answer arrived, so it is not known whether the rollout was requested. Check the workload before retrying.';
 const INCOMPLETE_LIST =
   'The workload list could not be read completely (over budget, or a continuation that was invalid, repeated or expired), so no workload of this kind was restarted.';
 

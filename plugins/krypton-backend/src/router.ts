@@ -355,6 +355,8 @@ export async function createRouter(
       const body = parseAdoptRequest(req.body);
       const meta = ctx.auditMeta(name);
       const adopted = await audited(req, AUDIT_EVENTS.adopt, meta, async () => {
+        // The namespace is refused before Krypton reads anything there; the type once it is read.
+        ctx.admitPlacement();
         const s = await ctx.live.adopt(
           ctx.namespace,
           name,

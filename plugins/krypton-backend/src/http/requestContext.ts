@@ -32,10 +32,11 @@ import {
   NativeSecret,
   RequestGateways,
   RestartConsumers,
-  SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretHistory,
+  VALUE_ACTIONS,
   VersionedSecrets,
   engineGateways,
+  valuesShown,
 } from '@krypton/plugin-krypton-common/engine';
 import { Request } from 'express';
 import { KryptonBackendConfig } from '../config';
@@ -81,10 +82,10 @@ export interface SecretRequestContext extends ClusterRequestContext {
    */
   answerFor(name: string): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
   /**
-   * Refuses (403) a create or adopt of this Secret type where the mode's limits forbid it: in
-   * serviceAccount mode, only the configured namespaces and types.
+   * Refuses (403) a create or adopt where the mode's limits forbid it: in serviceAccount mode,
+   * only the configured namespaces, and (when given) only the configured Secret types.
    */
-  admitPlacement(type: string): void;
+  admitPlacement(type?: string): void;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
 }
@@ -220,14 +221,15 @@ export function createContextResolver(deps: ContextDeps) {
       answerFor: name => {
         // Fails closed: a permission backend that errs after the write withholds the values
         // rather than turning a write that happened into an error.
-        const permitted = gate.permit(name, ['reveal']).then(
+        const permitted = gate.permit(name, [...VALUE_ACTIONS]).then(
           () => true,
           () => false,
         );
+        // The same gates as a value read (LiveSecrets.get): the actions, then the type.
         return async secret =>
           (await permitted) &&
-          !aclDenies(secret, 'reveal') &&
-          (secret.type ?? 'Opaque') !== SERVICE_ACCOUNT_TOKEN_TYPE
+          !VALUE_ACTIONS.some(action => aclDenies(secret, action)) &&
+          valuesShown(secret)
             ? live.toDto(secret)
             : { ...live.toSummary(secret), valuesOmitted: true };
       },
@@ -236,7 +238,7 @@ export function createContextResolver(deps: ContextDeps) {
         const limits = config.serviceAccountMode;
         if (!limits.namespaces.has(namespace))
           throw new KryptonError('forbidden', messages.namespaceNotAllowed);
-        if (!limits.secretTypes.has(type))
+        if (type !== undefined && !limits.secretTypes.has(type))
           throw new KryptonError('forbidden', messages.typeNotAllowed);
       },
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),

@@ -42,8 +42,9 @@ function isKubeObject(value: unknown): value is KubeObject {
 
 /**
  * A success status whose body Krypton cannot use. Status 0, as for a lost answer: no upstream
- * status failed (so none may be reported), and a write answered this way took effect, so its
- * outcome is known only by reading the object again. A list page this way is incomplete.
+ * status failed (so none may be reported), and a write answered this way took effect, so it is
+ * treated like a write without an answer (its outcome unknown to the caller). A list page this
+ * way is incomplete.
  */
 function malformed(): KubeApiError {
   return new KubeApiError(0, 'MalformedResponse');

@@ -519,7 +519,7 @@ describe('retention', () => {
     ).toBe(before.metadata.resourceVersion);
   });
 
-  it('answers 409 when a snapshot changed since the inventory, and never retries with a revision nobody validated', async () => {
+  it('answers 503 when retention meets a snapshot changed since the inventory, and never retries with a revision nobody validated', async () => {
     const t = setup(1);
     put(t.gateway, 'a', { k: textToBase64('v1') });
     await update(t, 'a', { k: 'v2' });
@@ -535,8 +535,10 @@ describe('retention', () => {
     t.gateway.calls.length = 0;
     const err = await rejection(update(t, 'a', { k: 'v3' }));
     expect(err).toBeInstanceOf(KryptonError);
-    expect(err.code).toBe('conflict');
-    expect(err.message).toBe(messages.snapshotChanged);
+    // Spec, Retention: "other failures ... return 503 with confirmed-absent/pending/failed counts
+    // and block the live replacement".
+    expect(err.code).toBe('unavailable');
+    expect(err.history).toEqual({ confirmedAbsent: 0, pending: 0, failed: 1 });
     expect(t.gateway.calls.filter(c => c.startsWith('delete'))).toHaveLength(1);
     expect(
       snapshots(t)
@@ -919,6 +921,34 @@ describe('delete', () => {
       'delete secrets a',
     ]);
     expect(snapshots(t)).toEqual([]);
+  });
+
+  it('answers 409 when a snapshot changed after the inventory, and deletes nothing more', async () => {
+    const t = setup();
+    const live = await withHistory(t);
+    const listMetadata = t.gateway.listMetadata.bind(t.gateway);
+    t.gateway.listMetadata = async (type, ns, request) => {
+      const page = await listMetadata(type, ns, request);
+      for (const snap of snapshots(t)) t.gateway.put(SECRETS, NS, snap);
+      return page;
+    };
+    t.gateway.calls.length = 0;
+    const err = await rejection(
+      t.versioned.delete(
+        NS,
+        'a',
+        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
+        allow,
+      ),
+    );
+    // Spec, Delete: "snapshot precondition conflicts return 409".
+    expect(err.code).toBe('conflict');
+    expect(err.message).toBe(messages.snapshotChanged);
+    expect(t.gateway.calls.filter(c => c.startsWith('delete'))).toHaveLength(1);
+    expect(snapshots(t)).toHaveLength(2);
+    expect((await t.gateway.get(SECRETS, NS, 'a')).metadata.uid).toBe(
+      live.metadata.uid,
+    );
   });
 
   it('refuses a stale revision before touching history', async () => {

@@ -243,26 +243,33 @@ export class SecretHistory {
   }
 
   /**
-   * Deletes snapshots one at a time, each with its own UID and resourceVersion preconditions.
-   * `beforeEach` runs before every delete (the live recheck of a Secret delete) and stops the
-   * cleanup by throwing.
+   * Deletes snapshots one at a time, each with its own UID and resourceVersion preconditions,
+   * stopping at the first that does not go. `beforeEach` runs before every delete (the live
+   * recheck of a Secret delete) and stops the cleanup by throwing. A precondition conflict (the
+   * snapshot changed since it was validated) is never retried: in a Secret delete's cleanup it is
+   * the spec's 409 (`conflicts: 'refuse'`); in retention it is one of the "other failures" that
+   * answer 503 with the counts.
    */
   async remove(
     namespace: string,
     records: SnapshotRecord[],
-    beforeEach?: () => Promise<void>,
-    counts: HistoryCleanupCounts = {
+    options: {
+      beforeEach?: () => Promise<void>;
+      counts?: HistoryCleanupCounts;
+      conflicts?: 'refuse' | 'count';
+    } = {},
+  ): Promise<HistoryCleanupCounts> {
+    const counts = options.counts ?? {
       confirmedAbsent: 0,
       pending: 0,
       failed: 0,
-    },
-  ): Promise<HistoryCleanupCounts> {
+    };
     for (const record of records) {
-      if (beforeEach) await beforeEach();
+      if (options.beforeEach) await options.beforeEach();
       const result = await this.removeOne(namespace, record);
       if (result === 'absent') counts.confirmedAbsent++;
       else if (result === 'pending') counts.pending++;
-      else if (result === 'conflict') {
+      else if (result === 'conflict' && options.conflicts === 'refuse') {
         throw new KryptonError('conflict', messages.snapshotChanged, {
           ...counts,
         });
@@ -298,8 +305,8 @@ export class SecretHistory {
 
   /**
    * One conditional delete. A precondition conflict means the snapshot changed since it was
-   * validated (an operator relabelled or quarantined it, a storage rewrite touched it): it is the
-   * spec's 409, never retried with a fresh revision that nobody validated.
+   * validated (an operator relabelled or quarantined it, a storage rewrite touched it); it is
+   * never retried with a fresh revision that nobody validated.
    */
   private async removeOne(
     namespace: string,

@@ -142,6 +142,17 @@ function sameData(
 
 const notFound = () => new KryptonError('not_found', messages.notFound);
 
+/** The actions behind every answer that carries a Secret's values. */
+export const VALUE_ACTIONS: readonly SecretAction[] = ['read', 'reveal'];
+
+/**
+ * Whether Krypton ever shows this Secret's values. A service-account token is a credential of the
+ * cluster itself: whoever may otherwise read the Secret through Krypton never gets its values.
+ */
+export function valuesShown(secret: NativeSecret): boolean {
+  return (secret.type ?? 'Opaque') !== SERVICE_ACCOUNT_TOKEN_TYPE;
+}
+
 /**
  * Krypton's rules for live Secrets: what is served, and how create, update and adopt build the
  * object they write. Every mutation checks the loaded resourceVersion first and writes with
@@ -234,8 +245,8 @@ export class LiveSecrets {
   }
 
   /**
-   * A live Secret's metadata only (no values), for the rechecks of history cleanup: the same
-   * served-Secret rules as load.
+   * A live Secret's metadata only (no values), for gates and rechecks that need no values: the
+   * same served-Secret rules as load.
    */
   async loadMetadata(namespace: string, name: string): Promise<NativeSecret> {
     const secret = await this.kube(g =>
@@ -346,12 +357,10 @@ export class LiveSecrets {
     const live = await this.loadGated(
       namespace,
       name,
-      ['read', 'reveal'],
+      [...VALUE_ACTIONS],
       gate,
     );
-    // Such a token is a credential of the cluster itself: whoever may otherwise read the Secret
-    // through Krypton still never gets its values from Krypton.
-    if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
+    if (!valuesShown(live)) {
       throw new KryptonError('forbidden', messages.serviceAccountTokenValues);
     }
     return live;

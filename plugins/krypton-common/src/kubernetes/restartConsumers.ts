@@ -55,7 +55,7 @@ export const RESTART_MESSAGES: Record<RestartFailureCode, string> = {
   rate_limited: messages.rateLimited,
   unavailable: messages.unavailable,
   unconfirmed:
-    'No answer arrived, so it is not known whether the rollout was requested. Check the workload before retrying.',
+    'No usable answer arrived, so it is not known whether the rollout was requested. Check the workload before retrying.',
   incomplete_list:
     'The workload list could not be read completely (over budget, or a continuation that was invalid, repeated or expired), so no workload of this kind was restarted.',
 };

@@ -206,7 +206,11 @@ export class VersionedSecrets {
     try {
       if (!req.keepHistory) {
         const records = await this.history.inventory(namespace, live);
-        await this.history.remove(namespace, records, recheck, counts);
+        await this.history.remove(namespace, records, {
+          beforeEach: recheck,
+          counts,
+          conflicts: 'refuse',
+        });
         if (counts.pending > 0 || counts.failed > 0) {
           throw historyCleanupError(counts, 'the Secret was not deleted');
         }

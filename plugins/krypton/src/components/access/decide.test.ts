@@ -82,6 +82,18 @@ describe('decideActions', () => {
     expect(decisions.read.allowed).toBe(true);
   });
 
+  it('needs the update permission for restart too, as the backend does', () => {
+    const decisions = decideActions(
+      inputs({ permitted: { ...allPermitted, update: false } }),
+    );
+    expect(decisions.restart).toEqual({
+      allowed: false,
+      reason:
+        'The Backstage permission policy does not grant krypton.secret.update.',
+    });
+    expect(decisions.restore.allowed).toBe(true);
+  });
+
   it('reports a disabled restart first, as the backend does', () => {
     const decisions = decideActions(
       inputs({

@@ -138,18 +138,22 @@ export function decideActions(inputs: AccessInputs): ActionDecisions {
     if (action === 'restart' && inputs.restartEnabled === false) {
       return { allowed: false, reason: `${messages.restartDisabled}.` };
     }
-    if (!inputs.permitted[action]) {
+    // Restart has the gates of an update of the Secret as well as its own, as the backend does.
+    const needed: SecretAction[] =
+      action === 'restart' ? ['update', 'restart'] : [action];
+    const unpermitted = needed.find(a => !inputs.permitted[a]);
+    if (unpermitted) {
       return {
         allowed: false,
-        reason: `The Backstage permission policy does not grant ${PERMISSION_NAMES[action]}.`,
+        reason: `The Backstage permission policy does not grant ${PERMISSION_NAMES[unpermitted]}.`,
       };
     }
-    if (
-      !admin &&
-      evaluateAccess(inputs.rules, inputs.principal, action, policy) === 'deny'
-    ) {
-      return { allowed: false, reason: ruleReason(action, inputs) };
-    }
+    const refused = needed.find(
+      a =>
+        !admin &&
+        evaluateAccess(inputs.rules, inputs.principal, a, policy) === 'deny',
+    );
+    if (refused) return { allowed: false, reason: ruleReason(refused, inputs) };
     return { allowed: true };
   };
   const out = {} as ActionDecisions;
