@@ -33,6 +33,8 @@ const MESSAGES = {
     'You are not allowed to do this by the Backstage permission policy.',
   snapshot: 'Secret not found',
   'restart-disabled': 'Restarting apps is disabled on this deployment',
+  scope:
+    'You may not list the Secrets of this namespace, so Krypton does not rewrite it for you.',
 } as const;
 
 type Mode = 'impersonation' | 'hybrid' | 'serviceAccount';
@@ -344,7 +346,8 @@ interface Decision {
     | 'acl'
     | 'permission'
     | 'snapshot'
-    | 'restart-disabled';
+    | 'restart-disabled'
+    | 'scope';
   /** Workload discovery ran as an identity without apps RBAC (impersonation mode only). */
   workloadsForbidden?: boolean;
 }
@@ -364,12 +367,16 @@ function decide(cell: Cell): Decision {
   if (variant === 'restart-disabled' && route === 'restart')
     return { status: 403, because: 'restart-disabled' };
   // README, Storage rewrite: "needs krypton.storage.rewrite"; its identity is "Krypton's own, in
-  // every mode, after the krypton.storage.rewrite permission check": the user's RBAC and the
-  // Secrets' rules play no part.
-  if (route === 'storage-rewrite')
-    return denied
-      ? { status: 403, because: 'permission' }
-      : { status: spec.ok, because: 'ok' };
+  // every mode, after the krypton.storage.rewrite permission check": the Secrets' rules play no
+  // part, and the user's RBAC only sets the scope.
+  if (route === 'storage-rewrite') {
+    if (denied) return { status: 403, because: 'permission' };
+    // README, Storage rewrite: "?namespace= needs the caller's own identity to be able to list
+    // the Secrets there (in serviceAccount mode, the namespace must be listed for the mode)".
+    if (mode !== 'serviceAccount' && rbac === 'none')
+      return { status: 403, because: 'scope' };
+    return { status: spec.ok, because: 'ok' };
+  }
   // A create has no live object; its RBAC shows only in the write itself, so the permission
   // (krypton.secret.create) must refuse before anything is written.
   if (route === 'create' && denied)

@@ -36,6 +36,7 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   NativeSecret,
   VersionedWrite,
+  fromKubeError,
   StorageRewrite,
   restartHttpStatus,
   rewriteResultFor,
@@ -605,9 +606,28 @@ export async function createRouter(
             gateway: ctx.gateways.krypton,
             annotationPrefix: config.annotationPrefix,
           });
+          // Krypton's identity rewrites, so the scope is what the caller could see: the
+          // namespaces their own identity may list Secrets in, or in serviceAccount mode (where
+          // that identity is Krypton's) the namespaces the operator listed for the mode.
+          const serviceAccountScope =
+            config.identity === 'serviceAccount'
+              ? (ns: string) => config.serviceAccountMode.namespaces.has(ns)
+              : undefined;
+          if (namespace !== undefined) {
+            const visible = serviceAccountScope
+              ? serviceAccountScope(namespace)
+              : await rewrite
+                  .mayList(ctx.gateways.user, namespace)
+                  .catch(err => {
+                    throw fromKubeError(err);
+                  });
+            if (!visible)
+              throw new KryptonError('forbidden', messages.rewriteScope);
+          }
           const out = await rewrite.run({
             namespace,
             lister: ctx.gateways.user,
+            include: serviceAccountScope,
           });
           try {
             await storageRewrites.save(

@@ -112,6 +112,8 @@ export const messages = {
   restartDisabled: 'Restarting apps is disabled on this deployment',
   reservedIdentity:
     'Your Backstage identity maps to a reserved or malformed Kubernetes name (system:..., blanks at either end, or characters other than printable ASCII). An operator must change the impersonation templates.',
+  rewriteScope:
+    'You may not list the Secrets of this namespace, so Krypton does not rewrite it for you.',
   namespaceNotAllowed:
     'Krypton does not create or adopt Secrets in this namespace on this deployment (serviceAccount mode allows only the namespaces its operator listed).',
   typeNotAllowed:

@@ -191,12 +191,32 @@ export class StorageRewrite {
   }
 
   /**
-   * Rewrites one namespace, or every namespace that `lister` may list (the caller's identity).
-   * A namespace whose inventory fails is reported and rewritten no further; the others go on.
+   * Whether `lister` (the caller's own identity) may list the Secrets of a namespace: a
+   * one-object metadata list as them. Krypton's identity would rewrite anything, so a run names
+   * only what the caller could have seen.
+   */
+  async mayList(lister: KubeGateway, namespace: string): Promise<boolean> {
+    try {
+      await lister.listMetadata(SECRETS, namespace, {
+        limit: 1,
+        maxBytes: this.budget().maxBytes,
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof KubeApiError && err.status === 403) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Rewrites one namespace, or every namespace that `lister` may list (the caller's identity) and
+   * `include` admits. A namespace whose inventory fails is reported and rewritten no further; the
+   * others go on.
    */
   async run(scope: {
     namespace?: string;
     lister?: KubeGateway;
+    include?: (namespace: string) => boolean;
   }): Promise<StorageRewriteResult> {
     const now = () => (this.options.now?.() ?? new Date()).toISOString();
     const result: StorageRewriteResult = {
@@ -220,7 +240,10 @@ export class StorageRewrite {
     if (scope.namespace !== undefined) result.namespaces = [scope.namespace];
     else {
       try {
-        result.namespaces = await this.namespaces(scope.lister);
+        const listed = await this.namespaces(scope.lister);
+        result.namespaces = scope.include
+          ? listed.filter(scope.include)
+          : listed;
       } catch (err) {
         result.namespaceFailures.push(
           namespaceFailure('', classifyFailure(err, 'list')),
