@@ -36,7 +36,6 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   NativeSecret,
   VersionedWrite,
-  fromKubeError,
   StorageRewrite,
   restartHttpStatus,
   rewriteResultFor,
@@ -223,7 +222,7 @@ export async function createRouter(
     }),
   );
 
-  const { context, identify } = createContextResolver(options);
+  const { context, identify, rewriteScope } = createContextResolver(options);
   const audited = createAudited(auditor);
 
   const secrets = Router({ mergeParams: true });
@@ -606,28 +605,12 @@ export async function createRouter(
             gateway: ctx.gateways.krypton,
             annotationPrefix: config.annotationPrefix,
           });
-          // Krypton's identity rewrites, so the scope is what the caller could see: the
-          // namespaces their own identity may list Secrets in, or in serviceAccount mode (where
-          // that identity is Krypton's) the namespaces the operator listed for the mode.
-          const serviceAccountScope =
-            config.identity === 'serviceAccount'
-              ? (ns: string) => config.serviceAccountMode.namespaces.has(ns)
-              : undefined;
-          if (namespace !== undefined) {
-            const visible = serviceAccountScope
-              ? serviceAccountScope(namespace)
-              : await rewrite
-                  .mayList(ctx.gateways.user, namespace)
-                  .catch(err => {
-                    throw fromKubeError(err);
-                  });
-            if (!visible)
-              throw new KryptonError('forbidden', messages.rewriteScope);
-          }
+          const scope = rewriteScope(ctx, rewrite);
+          if (namespace !== undefined) await scope.admit(namespace);
           const out = await rewrite.run({
             namespace,
             lister: ctx.gateways.user,
-            include: serviceAccountScope,
+            include: scope.include,
           });
           try {
             await storageRewrites.save(

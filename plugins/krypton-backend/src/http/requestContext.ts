@@ -33,9 +33,11 @@ import {
   RequestGateways,
   RestartConsumers,
   SecretHistory,
+  StorageRewrite,
   VALUE_ACTIONS,
   VersionedSecrets,
   engineGateways,
+  fromKubeError,
   valuesShown,
 } from '@krypton/plugin-krypton-common/engine';
 import { Request } from 'express';
@@ -245,5 +247,26 @@ export function createContextResolver(deps: ContextDeps) {
     };
   }
 
-  return { context, identify };
+  /**
+   * The scope of an operator's storage rewrite. Krypton's identity rewrites, so the scope is what
+   * the caller could see: the namespaces their own identity may list Secrets in, or in
+   * serviceAccount mode (where that identity is Krypton's) the namespaces listed for the mode.
+   */
+  function rewriteScope(ctx: ClusterRequestContext, rewrite: StorageRewrite) {
+    const include =
+      config.identity === 'serviceAccount'
+        ? (ns: string) => config.serviceAccountMode.namespaces.has(ns)
+        : undefined;
+    const admit = async (namespace: string): Promise<void> => {
+      const visible = include
+        ? include(namespace)
+        : await rewrite.mayList(ctx.gateways.user, namespace).catch(err => {
+            throw fromKubeError(err);
+          });
+      if (!visible) throw new KryptonError('forbidden', messages.rewriteScope);
+    };
+    return { include, admit };
+  }
+
+  return { context, identify, rewriteScope };
 }

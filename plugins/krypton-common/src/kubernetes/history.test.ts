@@ -94,6 +94,19 @@ const snapshots = (t: ReturnType<typeof setup>) =>
     .filter(o => o.metadata.labels?.['krypton.io/kind'] === 'history')
     .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
 
+/**
+ * After every history list, writes each snapshot again, as an operator relabelling it or a storage
+ * rewrite would: the revisions the inventory validated no longer hold when Krypton deletes.
+ */
+function touchSnapshotsAfterEachInventory(t: ReturnType<typeof setup>) {
+  const listMetadata = t.gateway.listMetadata.bind(t.gateway);
+  t.gateway.listMetadata = async (type, ns, request) => {
+    const page = await listMetadata(type, ns, request);
+    for (const snap of snapshots(t)) t.gateway.put(SECRETS, NS, snap);
+    return page;
+  };
+}
+
 describe('snapshot names', () => {
   it('hash the UID into at most 60 characters, whatever the live name', async () => {
     expect(await hash32('abc')).toBe('ba7816bf8f01cfea414140de5dae2223');
@@ -523,14 +536,7 @@ describe('retention', () => {
     const t = setup(1);
     put(t.gateway, 'a', { k: textToBase64('v1') });
     await update(t, 'a', { k: 'v2' });
-    const listMetadata = t.gateway.listMetadata.bind(t.gateway);
-    t.gateway.listMetadata = async (type, ns, request) => {
-      const page = await listMetadata(type, ns, request);
-      // An operator relabels (or a storage rewrite touches) the snapshot between the inventory
-      // and the delete.
-      for (const snap of snapshots(t)) t.gateway.put(SECRETS, NS, snap);
-      return page;
-    };
+    touchSnapshotsAfterEachInventory(t);
     const before = await t.gateway.get(SECRETS, NS, 'a');
     t.gateway.calls.length = 0;
     const err = await rejection(update(t, 'a', { k: 'v3' }));
@@ -926,12 +932,7 @@ describe('delete', () => {
   it('answers 409 when a snapshot changed after the inventory, and deletes nothing more', async () => {
     const t = setup();
     const live = await withHistory(t);
-    const listMetadata = t.gateway.listMetadata.bind(t.gateway);
-    t.gateway.listMetadata = async (type, ns, request) => {
-      const page = await listMetadata(type, ns, request);
-      for (const snap of snapshots(t)) t.gateway.put(SECRETS, NS, snap);
-      return page;
-    };
+    touchSnapshotsAfterEachInventory(t);
     t.gateway.calls.length = 0;
     const err = await rejection(
       t.versioned.delete(
