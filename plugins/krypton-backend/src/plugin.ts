@@ -8,7 +8,8 @@ import { migratedClient } from './database/migrate';
 import { RestartResultStore } from './database/restartResults';
 import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
-import { createRouter } from './router';
+import { createRouter } from './http/router';
+import { createKryptonServices } from './services';
 
 /** Krypton's backend plugin, mounted at /api/krypton. */
 export const kryptonPlugin = createBackendPlugin({
@@ -63,13 +64,20 @@ export const kryptonPlugin = createBackendPlugin({
           clusters.forEach(c => c.transport.close()),
         );
         const db = await migratedClient(database);
+        const services = createKryptonServices({
+          ...deps,
+          config: kryptonConfig,
+          clusters,
+          restartResults: new RestartResultStore(db),
+          storageRewrites: new StorageRewriteStore(db),
+        });
         httpRouter.use(
           await createRouter({
-            ...deps,
             config: kryptonConfig,
-            clusters,
-            restartResults: new RestartResultStore(db),
-            storageRewrites: new StorageRewriteStore(db),
+            clusterNames: clusters.map(c => c.name),
+            services,
+            logger,
+            httpAuth: deps.httpAuth,
           }),
         );
         // Krypton's router authenticates everything but /health itself (http/authGate), so that a

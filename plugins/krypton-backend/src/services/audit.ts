@@ -4,7 +4,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { JsonObject } from '@backstage/types';
 import { Request } from 'express';
-import { toKryptonError } from './errorHandler';
+import { toKryptonError } from '../http/errorHandler';
 
 /** An audit event of Krypton's, with the severity it is recorded at. */
 export interface AuditEvent {
@@ -24,14 +24,14 @@ export const AUDIT_EVENTS = {
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
 } as const satisfies Record<string, AuditEvent>;
 
-/** Wraps route work in audit events: initiated, then succeeded or failed with a fixed message. */
+/** Wraps a service's work in audit events: initiated, then succeeded or failed with a fixed message. */
 export function createAudited(auditor: AuditorService) {
   /**
    * Runs a mutation or value read inside an audit event whose meta never holds values. A run that
    * completes can still be recorded as failed (`outcome`), as a partial restart is.
    */
   return async function audited<T>(
-    req: Request,
+    request: Request | undefined,
     event: AuditEvent,
     meta: Record<string, string>,
     run: () => Promise<{
@@ -43,7 +43,7 @@ export function createAudited(auditor: AuditorService) {
     const recorded = await auditor.createEvent({
       eventId: event.eventId,
       severityLevel: event.severityLevel,
-      request: req,
+      request,
       meta,
     });
     let out;

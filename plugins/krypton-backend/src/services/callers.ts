@@ -23,8 +23,10 @@ import {
   kryptonSecretRevealPermission,
   kryptonSecretUpdatePermission,
   messages,
+  isSnapshotName,
   tryNormalizeEntityRef,
   validateNamespace,
+  validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import {
   LiveGate,
@@ -45,7 +47,6 @@ import { KryptonBackendConfig } from '../config';
 import { impersonationFor } from '../identity';
 import { Cluster } from '../kubernetes/clusters';
 import { HttpKubeGateway } from '../kubernetes/kubeGateway';
-import { credentialsOf } from './authGate';
 
 const PERMISSION_FOR: Record<SecretAction, Permission> = {
   read: kryptonSecretReadPermission,
@@ -57,8 +58,35 @@ const PERMISSION_FOR: Record<SecretAction, Permission> = {
   restart: kryptonSecretRestartPermission,
 };
 
-/** Who asks and on which cluster: what every route but /health knows. */
+/** Who calls a service, on which cluster: what a route or an action knows before any check. */
+export interface CallerInput {
+  credentials: BackstageCredentials<BackstageUserPrincipal>;
+  /** A configured cluster's name; the default cluster when absent. */
+  cluster?: string;
+  /** The HTTP request behind the call, which the audit event records; an action has none. */
+  request?: Request;
+}
+
+/** A call about the Secrets of one namespace; the namespace is validated by the service. */
+export interface SecretTarget extends CallerInput {
+  namespace: string;
+}
+
+/**
+ * The rule for a Secret's name on every named operation: malformed names are 400, and history
+ * snapshot names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
+ */
+export function admitSecretName(name: string): string {
+  validateSecretName(name);
+  if (isSnapshotName(name))
+    throw new KryptonError('not_found', messages.notFound);
+  return name;
+}
+
+/** Who asks and on which cluster, once identified. */
 export interface ClusterRequestContext {
+  /** The HTTP request behind the call, for the audit event. */
+  request?: Request;
   cluster: Cluster;
   credentials: BackstageCredentials<BackstageUserPrincipal>;
   principal: Principal;
@@ -133,10 +161,9 @@ export function createContextResolver(deps: ContextDeps) {
   };
 
   /** Who asks, on which cluster, and the gateways of both identities. */
-  async function identify(req: Request): Promise<ClusterRequestContext> {
-    const credentials = credentialsOf(req);
-    const clusterName = req.params.cluster ?? clusters[0].name;
-    const cluster = clusterByName.get(clusterName);
+  async function identify(input: CallerInput): Promise<ClusterRequestContext> {
+    const { credentials, request } = input;
+    const cluster = clusterByName.get(input.cluster ?? clusters[0].name);
     if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
     const info = await userInfo.getUserInfo(credentials);
     const principal: Principal = {
@@ -159,14 +186,13 @@ export function createContextResolver(deps: ContextDeps) {
     };
     const actor =
       tryNormalizeEntityRef(principal.userEntityRef) ?? principal.userEntityRef;
-    return { cluster, credentials, principal, actor, gateways };
+    return { request, cluster, credentials, principal, actor, gateways };
   }
 
-  async function context(req: Request): Promise<SecretRequestContext> {
-    const namespace = validateNamespace(req.params.namespace);
-    const { cluster, credentials, principal, actor, gateways } = await identify(
-      req,
-    );
+  async function context(target: SecretTarget): Promise<SecretRequestContext> {
+    const namespace = validateNamespace(target.namespace);
+    const { request, cluster, credentials, principal, actor, gateways } =
+      await identify(target);
     const engine = engineGateways(config.identity, gateways);
     const live = new LiveSecrets({
       gateway: engine.live,
@@ -209,6 +235,7 @@ export function createContextResolver(deps: ContextDeps) {
       },
     };
     return {
+      request,
       cluster,
       namespace,
       credentials,

@@ -1,0 +1,67 @@
+import { QuerySchema } from '@krypton/plugin-krypton-common';
+import { Router } from 'express';
+import { SecretsService } from '../services/secretsService';
+import { NO_QUERY, withQuery } from './query';
+import { targetOf } from './target';
+
+const LIST_QUERY = {
+  labelSelector: 'text',
+  adoptable: 'boolean',
+} as const satisfies QuerySchema;
+const DELETE_QUERY = {
+  resourceVersion: 'resourceVersion',
+  keepHistory: 'boolean',
+} as const satisfies QuerySchema;
+
+/** The live Secrets' routes: list, create, read, summary, update, adopt, delete. */
+export function secretsRoutes(router: Router, secrets: SecretsService) {
+  router.get(
+    '/namespaces/:namespace/secrets',
+    withQuery(LIST_QUERY, async (req, res, query) => {
+      res.json({ items: await secrets.list(targetOf(req), query) });
+    }),
+  );
+
+  router.post(
+    '/namespaces/:namespace/secrets',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.status(201).json(await secrets.create(targetOf(req), req.body));
+    }),
+  );
+
+  router.get(
+    '/namespaces/:namespace/secrets/:name',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.json(await secrets.get(targetOf(req), req.params.name));
+    }),
+  );
+
+  router.get(
+    '/namespaces/:namespace/secrets/:name/summary',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.json(await secrets.summary(targetOf(req), req.params.name));
+    }),
+  );
+
+  router.put(
+    '/namespaces/:namespace/secrets/:name',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.json(await secrets.update(targetOf(req), req.params.name, req.body));
+    }),
+  );
+
+  router.post(
+    '/namespaces/:namespace/secrets/:name/adopt',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.json(await secrets.adopt(targetOf(req), req.params.name, req.body));
+    }),
+  );
+
+  router.delete(
+    '/namespaces/:namespace/secrets/:name',
+    withQuery(DELETE_QUERY, async (req, res, query) => {
+      const out = await secrets.delete(targetOf(req), req.params.name, query);
+      res.status(out.status === 'deleted' ? 200 : 202).json(out);
+    }),
+  );
+}

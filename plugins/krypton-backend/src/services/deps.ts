@@ -1,0 +1,38 @@
+import {
+  AuditorService,
+  LoggerService,
+  PermissionsService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
+import { KryptonBackendConfig } from '../config';
+import { RestartResultStore } from '../database/restartResults';
+import { StorageRewriteStore } from '../database/storageRewrites';
+import { Cluster } from '../kubernetes/clusters';
+import { createAudited } from './audit';
+import { createContextResolver } from './callers';
+
+/** What the services are built from: the plugin's core services, config, clusters and stores. */
+export interface ServiceOptions {
+  config: KryptonBackendConfig;
+  clusters: Cluster[];
+  restartResults: RestartResultStore;
+  storageRewrites: StorageRewriteStore;
+  logger: LoggerService;
+  userInfo: UserInfoService;
+  permissions: PermissionsService;
+  auditor: AuditorService;
+}
+
+/** What every service shares: one caller resolver and one audit wrapper. */
+export interface ServiceDeps extends ServiceOptions {
+  callers: ReturnType<typeof createContextResolver>;
+  audited: ReturnType<typeof createAudited>;
+}
+
+export function serviceDeps(options: ServiceOptions): ServiceDeps {
+  return {
+    ...options,
+    callers: createContextResolver(options),
+    audited: createAudited(options.auditor),
+  };
+}

@@ -1,0 +1,75 @@
+import {
+  SecretWriteAnswer,
+  VersionDto,
+  VersionSummary,
+  parseRestoreRequest,
+  parseVersionParam,
+} from '@krypton/plugin-krypton-common';
+import { AUDIT_EVENTS } from './audit';
+import { SecretTarget, admitSecretName } from './callers';
+import { ServiceDeps } from './deps';
+import { versionedWriteResult } from './versionedWrite';
+
+/** A Secret's history: the version list, one version with its values, and restore. */
+export class HistoryService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async versions(
+    target: SecretTarget,
+    name: string,
+  ): Promise<VersionSummary[]> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    return ctx.versioned.versions(ctx.namespace, name, ctx.gate);
+  }
+
+  /** One version with its values: a value read, audited. The version is as the path gives it. */
+  async version(
+    target: SecretTarget,
+    name: string,
+    rawVersion: string,
+  ): Promise<VersionDto> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    const version = parseVersionParam(rawVersion);
+    const meta = { ...ctx.auditMeta(name), version: String(version) };
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.versionRead,
+      meta,
+      async () => ({
+        result: await ctx.versioned.version(
+          ctx.namespace,
+          name,
+          version,
+          ctx.gate,
+        ),
+      }),
+    );
+  }
+
+  async restore(
+    target: SecretTarget,
+    name: string,
+    request: unknown,
+  ): Promise<SecretWriteAnswer> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    const body = parseRestoreRequest(request);
+    const meta = {
+      ...ctx.auditMeta(name),
+      restoredVersion: String(body.version),
+    };
+    const answer = ctx.answerFor(name);
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.restore,
+      meta,
+      async () =>
+        versionedWriteResult(
+          answer,
+          await ctx.versioned.restore(ctx.namespace, name, body, ctx.gate),
+        ),
+    );
+  }
+}

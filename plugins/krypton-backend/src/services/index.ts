@@ -1,0 +1,34 @@
+import { HistoryService } from './historyService';
+import { RestartService } from './restartService';
+import { SecretsService } from './secretsService';
+import { ServiceOptions, serviceDeps } from './deps';
+import { StorageService } from './storageService';
+
+export type { CallerInput, SecretTarget } from './callers';
+export { admitSecretName } from './callers';
+export type { ServiceOptions } from './deps';
+export { rewriteIncomplete } from './storageService';
+
+/**
+ * Krypton's operations, one service per capability. Each identifies the caller, applies the
+ * gates, calls common's engine and records the audit event, so that HTTP routes (and anything
+ * else that acts for a user) only translate.
+ */
+export interface KryptonServices {
+  secrets: SecretsService;
+  history: HistoryService;
+  restart: RestartService;
+  storage: StorageService;
+}
+
+export function createKryptonServices(
+  options: ServiceOptions,
+): KryptonServices {
+  const deps = serviceDeps(options);
+  return {
+    secrets: new SecretsService(deps),
+    history: new HistoryService(deps),
+    restart: new RestartService(deps),
+    storage: new StorageService(deps),
+  };
+}

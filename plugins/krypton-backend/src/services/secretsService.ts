@@ -1,0 +1,214 @@
+import {
+  DeleteResult,
+  KryptonError,
+  SecretDto,
+  SecretSummary,
+  SecretWriteAnswer,
+  kryptonSecretCreatePermission,
+  kryptonSecretReadPermission,
+  messages,
+  parseAdoptRequest,
+  parseCreateRequest,
+  parseUpdateRequest,
+  validateLabelSelector,
+} from '@krypton/plugin-krypton-common';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { AUDIT_EVENTS } from './audit';
+import { SecretTarget, admitSecretName, authorizePermissions } from './callers';
+import { ServiceDeps } from './deps';
+import { versionedWriteResult } from './versionedWrite';
+
+export interface ListOptions {
+  labelSelector?: string;
+  adoptable?: boolean;
+}
+
+export interface DeleteOptions {
+  /** The metadata.resourceVersion the caller loaded; required. */
+  resourceVersion?: string;
+  keepHistory?: boolean;
+}
+
+/** The live Secrets: list, create, read, update, adopt and delete, each gated and audited. */
+export class SecretsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async list(
+    target: SecretTarget,
+    options: ListOptions,
+  ): Promise<SecretSummary[]> {
+    const ctx = await this.deps.callers.context(target);
+    // The list is the read permission without a resource; Krypton registers no conditional
+    // rules, so only an unconditional ALLOW lets it through. As on every Secret route,
+    // Kubernetes RBAC answers before the permission: the check runs beside the list and is
+    // observed after it (README, Access).
+    const permitted = this.deps.permissions.authorizeConditional(
+      [{ permission: kryptonSecretReadPermission }],
+      { credentials: ctx.credentials },
+    );
+    permitted.catch(() => undefined);
+    const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList, {
+      labelSelector:
+        options.labelSelector === undefined
+          ? undefined
+          : validateLabelSelector(options.labelSelector),
+      adoptable: options.adoptable,
+    });
+    const [decision] = await permitted;
+    if (decision.result !== AuthorizeResult.ALLOW) {
+      throw new KryptonError('forbidden', messages.forbiddenPermission);
+    }
+    return items;
+  }
+
+  async create(
+    target: SecretTarget,
+    request: unknown,
+  ): Promise<SecretWriteAnswer> {
+    const ctx = await this.deps.callers.context(target);
+    const body = parseCreateRequest(request);
+    const answer = ctx.answerFor(body.name);
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.create,
+      ctx.auditMeta(body.name),
+      async () => {
+        await authorizePermissions(this.deps.permissions, ctx.credentials, [
+          { permission: kryptonSecretCreatePermission },
+        ]);
+        ctx.admitPlacement(body.type ?? 'Opaque');
+        const secret = await ctx.live.create(ctx.namespace, body);
+        return {
+          result: await answer(secret),
+          meta: {
+            version: 1,
+            keyCount: Object.keys(secret.data ?? {}).length,
+          },
+        };
+      },
+    );
+  }
+
+  /** The live Secret with its values: a value read, audited. */
+  async get(target: SecretTarget, name: string): Promise<SecretDto> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.read,
+      ctx.auditMeta(name),
+      async () => {
+        const s = await ctx.live.get(ctx.namespace, name, ctx.gate);
+        return {
+          result: ctx.live.toDto(s),
+          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+        };
+      },
+    );
+  }
+
+  async summary(target: SecretTarget, name: string): Promise<SecretSummary> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    return ctx.live.summary(ctx.namespace, name, ctx.gate);
+  }
+
+  /** An update: the previous state goes into history first (VersionedSecrets). */
+  async update(
+    target: SecretTarget,
+    name: string,
+    request: unknown,
+  ): Promise<SecretWriteAnswer> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    const body = parseUpdateRequest(request);
+    const answer = ctx.answerFor(name);
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.update,
+      ctx.auditMeta(name),
+      async () =>
+        versionedWriteResult(
+          answer,
+          await ctx.versioned.update(ctx.namespace, name, body, ctx.gate),
+        ),
+    );
+  }
+
+  async adopt(
+    target: SecretTarget,
+    name: string,
+    request: unknown,
+  ): Promise<SecretSummary> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    const body = parseAdoptRequest(request);
+    const adopted = await this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.adopt,
+      ctx.auditMeta(name),
+      async () => {
+        // The namespace is refused before Krypton reads anything there; the type once it is read.
+        ctx.admitPlacement();
+        const s = await ctx.live.adopt(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+          ctx.admitPlacement,
+        );
+        return {
+          result: s,
+          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+        };
+      },
+    );
+    return ctx.live.toSummary(adopted);
+  }
+
+  async delete(
+    target: SecretTarget,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<DeleteResult> {
+    admitSecretName(name);
+    if (options.resourceVersion === undefined) {
+      throw new KryptonError(
+        'invalid_request',
+        'Query parameter "resourceVersion" is required: send the metadata.resourceVersion you loaded.',
+      );
+    }
+    const ctx = await this.deps.callers.context(target);
+    const request = {
+      resourceVersion: options.resourceVersion,
+      keepHistory: options.keepHistory ?? false,
+    };
+    const meta = {
+      ...ctx.auditMeta(name),
+      keepHistory: String(request.keepHistory),
+    };
+    return this.deps.audited(
+      ctx.request,
+      AUDIT_EVENTS.delete,
+      meta,
+      async () => {
+        const report = await ctx.versioned.delete(
+          ctx.namespace,
+          name,
+          request,
+          ctx.gate,
+        );
+        return {
+          result: report.result,
+          meta: {
+            status: report.result.status,
+            history: report.result.history,
+            ...(report.cleanup
+              ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
+              : {}),
+          },
+        };
+      },
+    );
+  }
+}

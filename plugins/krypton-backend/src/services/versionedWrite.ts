@@ -1,0 +1,27 @@
+import { SecretWriteAnswer } from '@krypton/plugin-krypton-common';
+import {
+  NativeSecret,
+  VersionedWrite,
+} from '@krypton/plugin-krypton-common/engine';
+
+/** An update's or restore's answer, and what it saved into history for its audit event. */
+export async function versionedWriteResult(
+  answer: (secret: NativeSecret) => Promise<SecretWriteAnswer>,
+  out: VersionedWrite,
+) {
+  const result = await answer(out.secret);
+  return {
+    result,
+    meta: {
+      ...(out.archive
+        ? {
+            archivedVersion: out.archive.archivedVersion,
+            prunedCount: out.archive.pruned,
+          }
+        : {}),
+      dataChanged: out.dataChanged,
+      version: result.version ?? 0,
+      resourceVersion: result.resourceVersion,
+    },
+  };
+}
