@@ -60,7 +60,15 @@ export async function startControlPlane(
   options: StartOptions = {},
 ): Promise<ControlPlane> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-testenv-'));
-  const args = ['--dir', dir, '--stop-on-stdin-eof', '--ephemeral'];
+  // The manifests that installations deploy, so that the tests run against the same rights.
+  const args = [
+    '--dir',
+    dir,
+    '--deploy',
+    join(repoRoot, 'deploy'),
+    '--stop-on-stdin-eof',
+    '--ephemeral',
+  ];
   if (options.encryptionConfig) {
     args.push('--encryption-config', options.encryptionConfig);
   }

@@ -1,13 +1,14 @@
 // Command kube-testenv runs a real etcd and kube-apiserver on loopback ports chosen at run time,
 // with RBAC, token identities for an admin, Krypton and a few unprivileged users, and optionally an
 // encryption-at-rest config. It prints one line, "KUBE_TESTENV_READY <state JSON>", once /readyz
-// answers and the bootstrap RBAC objects exist, then runs until SIGINT/SIGTERM or, with
+// answers and the manifests of --deploy exist, then runs until SIGINT/SIGTERM or, with
 // --stop-on-stdin-eof, until its parent closes stdin. SIGHUP restarts kube-apiserver on the same
 // etcd (it prints "KUBE_TESTENV_RESTARTED" once ready again). Its children die with it (Pdeathsig), so a
 // crashed test run leaves no etcd or apiserver behind.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -35,6 +36,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
 )
 
 // identity is one principal of the test cluster. Users other than admin and krypton hold no
@@ -62,8 +66,8 @@ type state struct {
 func defaultIdentities() []identity {
 	return []identity{
 		{Key: "admin", User: "krypton-test-admin", Groups: []string{"system:masters"}},
-		// Krypton's own identity: may impersonate users and groups, and owns the history archive
-		// and workload patches in hybrid and serviceAccount modes.
+		// Krypton's own identity: the ServiceAccount that deploy/ binds. RBAC matches a
+		// ServiceAccount subject by exactly this user name, so those bindings hold for this token.
 		{Key: "krypton", User: "system:serviceaccount:krypton-system:krypton", Groups: []string{"system:serviceaccounts", "system:serviceaccounts:krypton-system"}},
 		{Key: "alice", User: "alice", Groups: []string{"team-a"}},
 		{Key: "bob", User: "bob", Groups: []string{"team-b", "team-c"}},
@@ -77,9 +81,20 @@ func main() {
 	encryption := flag.String("encryption-config", "", "optional EncryptionConfiguration file for --encryption-provider-config")
 	stopOnEOF := flag.Bool("stop-on-stdin-eof", false, "stop when stdin is closed (for a parent process that may die)")
 	ephemeral := flag.Bool("ephemeral", false, "remove the state directory on shutdown")
+	deploy := flag.String("deploy", "", "directory whose kustomization.yaml lists the manifests to apply (the repository's deploy/)")
 	flag.Parse()
 	if *dir == "" {
 		fatal(errors.New("--dir is required"))
+	}
+	// Required rather than optional: without Krypton's rights every test of Krypton fails with
+	// 403s far from the cause, so a caller that forgot the flag should fail here instead.
+	if *deploy == "" {
+		fatal(errors.New("--deploy is required"))
+	}
+	// Read before anything starts, so that a bad manifest costs no etcd or apiserver start.
+	objs, err := loadDeploy(*deploy)
+	if err != nil {
+		fatal(err)
 	}
 	if *binDir == "" {
 		exe, err := os.Executable()
@@ -92,7 +107,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	env := &testenv{dir: absDir, bin: *binDir, encryption: *encryption}
+	env := &testenv{dir: absDir, bin: *binDir, encryption: *encryption, deploy: objs}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	if *stopOnEOF {
@@ -144,6 +159,7 @@ type testenv struct {
 	dir        string
 	bin        string
 	encryption string
+	deploy     []object
 	procs      []proc
 	exited     chan error
 	// What a restart of the apiserver needs again.
@@ -253,9 +269,9 @@ func (e *testenv) start(ctx context.Context) (*state, error) {
 	if err := waitFor(ctx, 120*time.Second, func() error { return httpOK(client, server+"/readyz", admin.Token) }); err != nil {
 		return nil, fmt.Errorf("kube-apiserver did not become ready: %w (log: %s)", err, filepath.Join(e.dir, "kube-apiserver.log"))
 	}
-	for _, obj := range bootstrapObjects(ids[1]) {
+	for _, obj := range e.deploy {
 		if err := apply(ctx, client, server, admin.Token, obj); err != nil {
-			return nil, fmt.Errorf("bootstrap %s: %w", obj.path, err)
+			return nil, fmt.Errorf("apply %s: %w", obj.source, err)
 		}
 	}
 	byKey := map[string]identity{}
@@ -463,45 +479,128 @@ func writeKubeconfigs(dir, server, caFile string, ids []identity) ([]identity, e
 }
 
 type object struct {
-	path string
-	body map[string]any
+	source string // file and object, for errors
+	path   string
+	body   map[string]any
 }
 
-// bootstrapObjects gives Krypton's identity what a real installation would: impersonation, and
-// the Secret and workload rights that hybrid and serviceAccount modes rely on. Impersonation
-// covers users and groups only, the two headers Krypton sends; impersonating a ServiceAccount,
-// a UID or extra fields stays forbidden, so that a test can tell if Krypton ever tries.
-func bootstrapObjects(krypton identity) []object {
-	const rbac = "/apis/rbac.authorization.k8s.io/v1"
-	role := func(name string, rules []map[string]any) object {
-		return object{rbac + "/clusterroles", map[string]any{
-			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-			"metadata": map[string]any{"name": name}, "rules": rules,
-		}}
+// kustomization is the part of kustomize's format that the launcher implements: a list of files
+// of the same directory. Any other field (patches, a namespace, bases) would make the test cluster
+// differ from what `kubectl apply -k` installs, so strict decoding refuses it.
+type kustomization struct {
+	APIVersion string   `json:"apiVersion"`
+	Kind       string   `json:"kind"`
+	Resources  []string `json:"resources"`
+}
+
+// kinds are the objects deploy/ may hold. Knowing their REST paths here spares the launcher API
+// discovery; a kind missing here is refused rather than guessed.
+var kinds = []struct {
+	kind, apiVersion, resource string
+	namespaced                 bool
+}{
+	{"Namespace", "v1", "namespaces", false},
+	{"ServiceAccount", "v1", "serviceaccounts", true},
+	{"ClusterRole", "rbac.authorization.k8s.io/v1", "clusterroles", false},
+	{"ClusterRoleBinding", "rbac.authorization.k8s.io/v1", "clusterrolebindings", false},
+	{"Role", "rbac.authorization.k8s.io/v1", "roles", true},
+	{"RoleBinding", "rbac.authorization.k8s.io/v1", "rolebindings", true},
+}
+
+// loadDeploy reads the objects that dir/kustomization.yaml lists, in file and document order.
+func loadDeploy(dir string) ([]object, error) {
+	kfile := filepath.Join(dir, "kustomization.yaml")
+	data, err := os.ReadFile(kfile)
+	if err != nil {
+		return nil, err
 	}
-	binding := func(name string) object {
-		return object{rbac + "/clusterrolebindings", map[string]any{
-			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-			"metadata": map[string]any{"name": name},
-			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
-			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": krypton.User}},
-		}}
+	var k kustomization
+	if err := yaml.UnmarshalStrict(data, &k); err != nil {
+		return nil, fmt.Errorf("%s: %w (the launcher reads only apiVersion, kind and resources)", kfile, err)
 	}
-	return []object{
-		{"/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "krypton-system"}}},
-		role("krypton-impersonator", []map[string]any{
-			{"apiGroups": []string{""}, "resources": []string{"users", "groups"}, "verbs": []string{"impersonate"}},
-		}),
-		binding("krypton-impersonator"),
-		role("krypton-operator", []map[string]any{
-			{"apiGroups": []string{""}, "resources": []string{"secrets"}, "verbs": []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
-			{"apiGroups": []string{""}, "resources": []string{"namespaces"}, "verbs": []string{"get", "list"}},
-			{"apiGroups": []string{"apps"}, "resources": []string{"deployments", "statefulsets", "daemonsets"}, "verbs": []string{"get", "list", "patch"}},
-			// The operator section shows the cluster's own StorageVersionMigrations of Secrets.
-			{"apiGroups": []string{"storagemigration.k8s.io"}, "resources": []string{"storageversionmigrations"}, "verbs": []string{"get", "list"}},
-		}),
-		binding("krypton-operator"),
+	if len(k.Resources) == 0 {
+		return nil, fmt.Errorf("%s lists no resources", kfile)
 	}
+	var objs []object
+	for _, name := range k.Resources {
+		if name == "." || name == ".." || name != filepath.Base(name) {
+			return nil, fmt.Errorf("%s: resource %q is not a file name of that directory (the launcher does not implement kustomize bases or URLs)", kfile, name)
+		}
+		docs, err := readObjects(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, docs...)
+	}
+	return objs, nil
+}
+
+func readObjects(file string) ([]object, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var objs []object
+	docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		doc, err := docs.Read()
+		if err == io.EOF {
+			return objs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(js, &body); err != nil {
+			return nil, fmt.Errorf("%s: a document is not an object: %w", file, err)
+		}
+		if body == nil {
+			continue // only comments
+		}
+		obj, err := toObject(body)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		obj.source = filepath.Base(file) + ": " + obj.source
+		objs = append(objs, obj)
+	}
+}
+
+func toObject(body map[string]any) (object, error) {
+	apiVersion, _ := body["apiVersion"].(string)
+	kind, _ := body["kind"].(string)
+	meta, _ := body["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	namespace, _ := meta["namespace"].(string)
+	for _, k := range kinds {
+		if k.kind != kind || k.apiVersion != apiVersion {
+			continue
+		}
+		if name == "" {
+			return object{}, fmt.Errorf("%s without metadata.name", kind)
+		}
+		path := "/apis/" + apiVersion
+		if apiVersion == "v1" {
+			path = "/api/v1"
+		}
+		if k.namespaced {
+			// kubectl would fall back to its context's namespace; here it must be written down.
+			if namespace == "" {
+				return object{}, fmt.Errorf("%s %s without metadata.namespace", kind, name)
+			}
+			path += "/namespaces/" + namespace
+		}
+		return object{source: kind + " " + name, path: path + "/" + k.resource, body: body}, nil
+	}
+	supported := make([]string, len(kinds))
+	for i, k := range kinds {
+		supported[i] = k.apiVersion + " " + k.kind
+	}
+	return object{}, fmt.Errorf("%s %s %q is not supported (only %s)", apiVersion, kind, name, strings.Join(supported, ", "))
 }
 
 func apply(ctx context.Context, client *http.Client, server, token string, obj object) error {
