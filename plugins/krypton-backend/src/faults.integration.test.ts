@@ -349,16 +349,13 @@ describe('what goes upstream in each identity mode', () => {
             .sort(),
         ).toEqual(user ? ['impersonate-group', 'impersonate-user'] : []);
       }
-      const ref = `test/${ns.name}/shared`;
       expect(testPolicy.requests.slice(-2)).toEqual([
         {
           permission: 'krypton.secret.read',
-          resourceRef: ref,
           user: 'user:default/bob',
         },
         {
           permission: 'krypton.secret.reveal',
-          resourceRef: ref,
           user: 'user:default/bob',
         },
       ]);

@@ -4,3 +4,11 @@
  * @packageDocumentation
  */
 export { kryptonPlugin as default } from './plugin';
+export {
+  kryptonSecretConditions,
+  createKryptonSecretConditionalDecision,
+} from './permissions/conditions';
+export type {
+  KryptonSecretFilter,
+  KryptonSecretResource,
+} from './permissions/resource';

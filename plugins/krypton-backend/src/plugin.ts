@@ -2,13 +2,19 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
-import { kryptonPermissions } from '@krypton/plugin-krypton-common';
+import {
+  kryptonSecretPermissions,
+  kryptonStorageRewritePermission,
+} from '@krypton/plugin-krypton-common';
 import { readKryptonConfig } from './config';
 import { migratedClient } from './database/migrate';
 import { RestartResultStore } from './database/restartResults';
 import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
 import { createRouter } from './http/router';
+import { createResourceLoader } from './permissions/loadResources';
+import { kryptonSecretResourceRef } from './permissions/resource';
+import { kryptonSecretRules } from './permissions/rules';
 import { createKryptonServices } from './services';
 
 /** Krypton's backend plugin, mounted at /api/krypton. */
@@ -41,7 +47,17 @@ export const kryptonPlugin = createBackendPlugin({
         const clusters = createClusters(kryptonConfig.clusters, {
           deadlineMs: kryptonConfig.requestTimeoutMs,
         });
-        permissionsRegistry.addPermissions(kryptonPermissions);
+        permissionsRegistry.addPermissions([kryptonStorageRewritePermission]);
+        permissionsRegistry.addResourceType({
+          resourceRef: kryptonSecretResourceRef,
+          permissions: kryptonSecretPermissions,
+          rules: Object.values(kryptonSecretRules),
+          getResources: createResourceLoader({
+            config: kryptonConfig,
+            clusters,
+            logger,
+          }),
+        });
         logger.info(
           `Krypton manages ${clusters.map(c => c.name).join(', ')} in ${
             kryptonConfig.identity

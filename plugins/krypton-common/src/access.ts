@@ -73,3 +73,34 @@ export function evaluateAccess(
   if (holds(rules.viewers) && VIEWER.includes(action)) return 'allow';
   return 'deny';
 }
+
+/** A role of a Secret's access rules, from the least to the most. */
+export type AccessRole = 'viewer' | 'editor' | 'owner';
+
+export const ACCESS_ROLES: readonly AccessRole[] = [
+  'viewer',
+  'editor',
+  'owner',
+];
+
+/**
+ * Whether any of the claims (entity refs, normalized here) holds the role or a greater one in a
+ * Secret's rules: an owner is also an editor and a viewer, as the actions of each are.
+ */
+export function holdsAccessRole(
+  rules: AccessRules,
+  claims: readonly string[],
+  role: AccessRole,
+): boolean {
+  const mine = new Set<string>();
+  for (const claim of claims) {
+    const normal = tryNormalizeEntityRef(claim);
+    if (normal) mine.add(normal);
+  }
+  const lists = {
+    owner: [rules.owners],
+    editor: [rules.owners, rules.editors],
+    viewer: [rules.owners, rules.editors, rules.viewers],
+  }[role];
+  return lists.some(refs => refs.some(r => mine.has(r)));
+}

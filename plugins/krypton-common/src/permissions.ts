@@ -3,6 +3,37 @@ import { createPermission } from '@backstage/plugin-permission-common';
 /** The resource type of Krypton's per-Secret permissions. */
 export const KRYPTON_SECRET_RESOURCE_TYPE = 'krypton-secret';
 
+/** The resource ref of one Secret, as the frontend asks the permission policy about it. */
+export const secretResourceRef = (
+  cluster: string,
+  namespace: string,
+  name: string,
+) => `${cluster}/${namespace}/${name}`;
+
+/**
+ * The resource ref of a Secret not yet created in a namespace, for the create permission. `*` is
+ * never a Secret's name, so it cannot be confused with one.
+ */
+export const newSecretResourceRef = (cluster: string, namespace: string) =>
+  `${cluster}/${namespace}/*`;
+
+/**
+ * The parts of a resource ref, read from the right: namespaces and names never hold a `/`, so
+ * whatever is left of them is the cluster's name. Undefined when the ref has too few parts.
+ */
+export function parseSecretResourceRef(
+  ref: string,
+): { cluster: string; namespace: string; name: string } | undefined {
+  const last = ref.lastIndexOf('/');
+  const middle = last > 0 ? ref.lastIndexOf('/', last - 1) : -1;
+  if (middle <= 0) return undefined;
+  return {
+    cluster: ref.slice(0, middle),
+    namespace: ref.slice(middle + 1, last),
+    name: ref.slice(last + 1),
+  };
+}
+
 /** See a Secret's metadata: name, description, keys, access rules, history list. */
 export const kryptonSecretReadPermission = createPermission({
   name: 'krypton.secret.read',
@@ -17,9 +48,14 @@ export const kryptonSecretRevealPermission = createPermission({
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
+/**
+ * Create a Secret. A resource permission, so that a policy's conditions (a namespace, for one)
+ * judge the Secret as it would be created.
+ */
 export const kryptonSecretCreatePermission = createPermission({
   name: 'krypton.secret.create',
   attributes: { action: 'create' },
+  resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
 export const kryptonSecretUpdatePermission = createPermission({
@@ -51,6 +87,17 @@ export const kryptonStorageRewritePermission = createPermission({
   name: 'krypton.storage.rewrite',
   attributes: { action: 'update' },
 });
+
+/** The permissions on one Secret, which a policy may answer with conditions. */
+export const kryptonSecretPermissions = [
+  kryptonSecretReadPermission,
+  kryptonSecretRevealPermission,
+  kryptonSecretCreatePermission,
+  kryptonSecretUpdatePermission,
+  kryptonSecretDeletePermission,
+  kryptonSecretRestorePermission,
+  kryptonSecretRestartPermission,
+];
 
 export const kryptonPermissions = [
   kryptonSecretReadPermission,

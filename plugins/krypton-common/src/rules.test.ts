@@ -4,7 +4,12 @@ import {
   parseVersionCounter,
   readAccessRules,
 } from './annotations';
-import { AccessPolicy, evaluateAccess } from './access';
+import { AccessPolicy, evaluateAccess, holdsAccessRole } from './access';
+import {
+  newSecretResourceRef,
+  parseSecretResourceRef,
+  secretResourceRef,
+} from './permissions';
 import {
   base64DecodedLength,
   base64ToBytes,
@@ -452,5 +457,57 @@ describe('request bodies and queries', () => {
     expect(() => parseQuery({ resourceVersion: '' }, schema)).toThrow(
       /resourceVersion/,
     );
+  });
+});
+
+describe('access roles for permission conditions', () => {
+  const rules = {
+    owners: ['user:default/olga'],
+    editors: ['group:default/team-a'],
+    viewers: ['user:default/vic'],
+  };
+  it('counts a greater role as holding a lesser one', () => {
+    expect(holdsAccessRole(rules, ['user:default/olga'], 'viewer')).toBe(true);
+    expect(holdsAccessRole(rules, ['user:default/olga'], 'owner')).toBe(true);
+    expect(holdsAccessRole(rules, ['group:default/team-a'], 'editor')).toBe(
+      true,
+    );
+    expect(holdsAccessRole(rules, ['group:default/team-a'], 'owner')).toBe(
+      false,
+    );
+    expect(holdsAccessRole(rules, ['user:default/vic'], 'viewer')).toBe(true);
+    expect(holdsAccessRole(rules, ['user:default/vic'], 'editor')).toBe(false);
+  });
+  it('normalizes claims as the rules are normalized, and ignores junk', () => {
+    expect(holdsAccessRole(rules, ['Group:Team-A'], 'editor')).toBe(true);
+    expect(holdsAccessRole(rules, ['', 'not a ref', 'user:'], 'viewer')).toBe(
+      false,
+    );
+    expect(holdsAccessRole(rules, [], 'viewer')).toBe(false);
+  });
+});
+
+describe('permission resource refs', () => {
+  it('reads cluster, namespace and name from the right', () => {
+    expect(parseSecretResourceRef(secretResourceRef('c', 'ns', 'db'))).toEqual({
+      cluster: 'c',
+      namespace: 'ns',
+      name: 'db',
+    });
+    expect(parseSecretResourceRef('prod/eu/ns/db')).toEqual({
+      cluster: 'prod/eu',
+      namespace: 'ns',
+      name: 'db',
+    });
+    expect(parseSecretResourceRef(newSecretResourceRef('c', 'ns'))).toEqual({
+      cluster: 'c',
+      namespace: 'ns',
+      name: '*',
+    });
+  });
+  it('refuses refs with too few parts', () => {
+    for (const ref of ['', 'db', 'ns/db', '/ns/db', '/db']) {
+      expect(parseSecretResourceRef(ref)).toBeUndefined();
+    }
   });
 });

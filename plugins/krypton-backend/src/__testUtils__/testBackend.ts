@@ -1,11 +1,18 @@
 import {
   AuditorService,
   AuditorServiceEvent,
+  AuthService,
   LoggerService,
   PermissionsService,
   coreServices,
+  createBackendModule,
   createServiceFactory,
 } from '@backstage/backend-plugin-api';
+import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
+import { permissionsRegistryServiceFactory } from '@backstage/backend-defaults/permissionsRegistry';
+import permissionBackend from '@backstage/plugin-permission-backend';
+import { PermissionPolicy } from '@backstage/plugin-permission-node';
+import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import {
   mockCredentials,
   mockServices,
@@ -156,6 +163,65 @@ const permissionsFactory = createServiceFactory({
   },
 });
 
+/**
+ * The mock auth service, except that a plugin's token on behalf of a user names the plugin as its
+ * actor, as Backstage's own tokens do: the permission backend answers conditions only to a plugin
+ * that asks for a user, never to the user directly.
+ */
+const onBehalfOfAuth = createServiceFactory({
+  service: coreServices.auth,
+  deps: { plugin: coreServices.pluginMetadata },
+  factory({ plugin }): AuthService {
+    const inner = mockServices.auth({ pluginId: plugin.getId() });
+
+    return {
+      authenticate: (token, opts) => inner.authenticate(token, opts),
+      isPrincipal: inner.isPrincipal.bind(inner) as AuthService['isPrincipal'],
+      getNoneCredentials: () => inner.getNoneCredentials(),
+      getOwnServiceCredentials: () => inner.getOwnServiceCredentials(),
+      getLimitedUserToken: credentials =>
+        inner.getLimitedUserToken(credentials),
+      listPublicServiceKeys: () => inner.listPublicServiceKeys(),
+      async getPluginRequestToken(options) {
+        const principal = options.onBehalfOf.principal as {
+          type: string;
+          userEntityRef?: string;
+        };
+        if (principal.type === 'user' && principal.userEntityRef) {
+          return {
+            token: mockCredentials.user.token(principal.userEntityRef, {
+              actor: { subject: `plugin:${plugin.getId()}` },
+            }),
+          };
+        }
+        return inner.getPluginRequestToken(options);
+      },
+    };
+  },
+});
+
+/** The permission backend with this policy, and the services that ask it over HTTP. */
+function realPermissions(policy: PermissionPolicy) {
+  return [
+    permissionBackend,
+    createBackendModule({
+      pluginId: 'permission',
+      moduleId: 'krypton-test-policy',
+      register(reg) {
+        reg.registerInit({
+          deps: { policies: policyExtensionPoint },
+          async init({ policies }) {
+            policies.setPolicy(policy);
+          },
+        });
+      },
+    }),
+    permissionsServiceFactory,
+    permissionsRegistryServiceFactory,
+    onBehalfOfAuth,
+  ];
+}
+
 export interface KryptonTestBackend {
   server: Parameters<typeof import('supertest')>[0];
   /** Base URL of the backend's HTTP server, for clients other than supertest. */
@@ -173,6 +239,11 @@ export async function startKryptonBackend(
     databaseDirectory?: string;
     /** Another control plane than the test run's (one with encryption at rest, for example). */
     controlPlane?: ControlPlaneState;
+    /**
+     * A real permission policy, served by the real permission backend beside Krypton, with the
+     * real permissions services; without it, `testPolicy` answers in process.
+     */
+    policy?: PermissionPolicy;
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
@@ -194,6 +265,7 @@ export async function startKryptonBackend(
                 : ':memory:',
             },
           },
+          ...(options.policy ? { permission: { enabled: true } } : {}),
           krypton: {
             admins: ['group:default/krypton-admins'],
             clusters: [
@@ -243,7 +315,9 @@ export async function startKryptonBackend(
           },
         }),
       }),
-      permissionsFactory,
+      ...(options.policy
+        ? realPermissions(options.policy)
+        : [permissionsFactory]),
       // Without this, the mock httpAuth treats a request with no token as a default user.
       mockServices.httpAuth.factory({
         defaultCredentials: mockCredentials.none(),

@@ -2,15 +2,12 @@ import {
   BackstageCredentials,
   BackstageUserPrincipal,
   LoggerService,
-  PermissionsService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import {
-  AuthorizeResult,
-  Permission,
-} from '@backstage/plugin-permission-common';
+import { ResourcePermission } from '@backstage/plugin-permission-common';
 import {
   AccessPolicy,
+  KRYPTON_SECRET_RESOURCE_TYPE,
   KryptonError,
   Principal,
   SecretAction,
@@ -47,8 +44,13 @@ import { KryptonBackendConfig } from '../config';
 import { impersonationFor } from '../identity';
 import { Cluster } from '../kubernetes/clusters';
 import { HttpKubeGateway } from '../kubernetes/kubeGateway';
+import { PolicyGate, ResourceDecision } from '../permissions/policyGate';
+import { KryptonSecretResource, secretResource } from '../permissions/resource';
 
-const PERMISSION_FOR: Record<SecretAction, Permission> = {
+const PERMISSION_FOR: Record<
+  SecretAction,
+  ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>
+> = {
   read: kryptonSecretReadPermission,
   reveal: kryptonSecretRevealPermission,
   update: kryptonSecretUpdatePermission,
@@ -104,13 +106,24 @@ export interface SecretRequestContext extends ClusterRequestContext {
   /** Workload discovery and restarts, with the workload identity of the mode. */
   restart: RestartConsumers;
   gate: LiveGate;
+  /** What a permission policy's conditions see of a Secret of this namespace. */
+  resourceOf(secret: NativeSecret): KryptonSecretResource;
+  /**
+   * The policy's decisions on these permissions: a DENY is a 403 at once; what comes back judges
+   * a Secret (conditions, or always true for an ALLOW).
+   */
+  policyOn(
+    permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
+  ): Promise<ResourceDecision>;
+  /** Refuses (403) a Secret that the policy's decision does not allow. */
+  requirePolicy(allows: ResourceDecision, secret: NativeSecret): void;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
   /**
    * Starts the reveal check of a write's answer beside the write; the returned function shapes
    * the written Secret: with its values only for a user who may reveal them.
    */
-  answerFor(name: string): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
+  answerFor(): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
   /**
    * Refuses (403) a create or adopt where the mode's limits forbid it: in serviceAccount mode,
    * only the configured namespaces, and (when given) only the configured Secret types.
@@ -124,35 +137,26 @@ export interface ContextDeps {
   config: KryptonBackendConfig;
   clusters: Cluster[];
   userInfo: UserInfoService;
-  permissions: PermissionsService;
+  policy: PolicyGate;
   logger: LoggerService;
 }
 
-/** Fails with 403 unless the Backstage permission policy allows every check. */
-export async function authorizePermissions(
-  permissions: PermissionsService,
-  credentials: BackstageCredentials,
-  checks: Array<{ permission: Permission; resourceRef?: string }>,
-): Promise<void> {
-  const decisions = await permissions.authorize(
-    checks.map(c =>
-      c.resourceRef === undefined
-        ? { permission: c.permission }
-        : { permission: c.permission, resourceRef: c.resourceRef },
-    ) as Parameters<PermissionsService['authorize']>[0],
-    { credentials },
-  );
-  if (decisions.some(d => d.result !== AuthorizeResult.ALLOW)) {
-    throw new KryptonError('forbidden', messages.forbiddenPermission);
-  }
+/** The Backstage permissions of the Secret actions. */
+export function permissionsFor(
+  actions: readonly SecretAction[],
+): ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[] {
+  return [...new Set(actions.map(a => PERMISSION_FOR[a]))];
 }
+
+const refusedByPolicy = () =>
+  new KryptonError('forbidden', messages.forbiddenPermission);
 
 /**
  * Resolves, for one request, who the user is, which cluster and namespace it targets, the
  * gateways of both identities, and the gate that every route runs on the live object.
  */
 export function createContextResolver(deps: ContextDeps) {
-  const { config, clusters, userInfo, permissions, logger } = deps;
+  const { config, clusters, userInfo, policy: permissionPolicy, logger } = deps;
   const clusterByName = new Map(clusters.map(c => [c.name, c]));
   const policy: AccessPolicy = {
     admins: config.admins,
@@ -218,16 +222,18 @@ export function createContextResolver(deps: ContextDeps) {
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
       evaluateAccess(live.accessRules(secret), principal, action, policy) ===
       'deny';
+    const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
+    const policyOn = (
+      permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
+    ) => permissionPolicy.decide(credentials, permissions);
+    const requirePolicy = (allows: ResourceDecision, secret: NativeSecret) => {
+      if (!allows(resourceOf(secret))) throw refusedByPolicy();
+    };
     const gate: LiveGate = {
-      permit: (name, actions) =>
-        authorizePermissions(
-          permissions,
-          credentials,
-          [...new Set(actions.map(a => PERMISSION_FOR[a]))].map(permission => ({
-            permission,
-            resourceRef: `${cluster.name}/${namespace}/${name}`,
-          })),
-        ),
+      permit: async actions => {
+        const allows = await policyOn(permissionsFor(actions));
+        return secret => requirePolicy(allows, secret);
+      },
       admit: (secret, actions) => {
         if (actions.some(action => aclDenies(secret, action))) {
           throw new KryptonError('forbidden', messages.forbiddenAcl);
@@ -246,17 +252,19 @@ export function createContextResolver(deps: ContextDeps) {
       versioned,
       restart,
       gate,
+      resourceOf,
+      policyOn,
+      requirePolicy,
       mayList: secret => !aclDenies(secret, 'read'),
-      answerFor: name => {
+      answerFor: () => {
         // Fails closed: a permission backend that errs after the write withholds the values
         // rather than turning a write that happened into an error.
-        const permitted = gate.permit(name, [...VALUE_ACTIONS]).then(
-          () => true,
-          () => false,
+        const permitted = policyOn(permissionsFor(VALUE_ACTIONS)).catch(
+          (): ResourceDecision => () => false,
         );
-        // The same gates as a value read (LiveSecrets.get): the actions, then the type.
+        // The same gates as a value read (LiveSecrets.get): the policy, the rules, then the type.
         return async secret =>
-          (await permitted) &&
+          (await permitted)(resourceOf(secret)) &&
           !VALUE_ACTIONS.some(action => aclDenies(secret, action)) &&
           valuesShown(secret)
             ? live.toDto(secret)

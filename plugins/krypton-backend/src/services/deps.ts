@@ -1,6 +1,7 @@
 import {
   AuditorService,
   LoggerService,
+  PermissionsRegistryService,
   PermissionsService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
@@ -8,6 +9,7 @@ import { KryptonBackendConfig } from '../config';
 import { RestartResultStore } from '../database/restartResults';
 import { StorageRewriteStore } from '../database/storageRewrites';
 import { Cluster } from '../kubernetes/clusters';
+import { PolicyGate, createPolicyGate } from '../permissions/policyGate';
 import { createAudited } from './audit';
 import { createContextResolver } from './callers';
 
@@ -20,19 +22,26 @@ export interface ServiceOptions {
   logger: LoggerService;
   userInfo: UserInfoService;
   permissions: PermissionsService;
+  permissionsRegistry: PermissionsRegistryService;
   auditor: AuditorService;
 }
 
-/** What every service shares: one caller resolver and one audit wrapper. */
+/** What every service shares: the policy's gate, one caller resolver and one audit wrapper. */
 export interface ServiceDeps extends ServiceOptions {
+  policy: PolicyGate;
   callers: ReturnType<typeof createContextResolver>;
   audited: ReturnType<typeof createAudited>;
 }
 
 export function serviceDeps(options: ServiceOptions): ServiceDeps {
+  const policy = createPolicyGate(
+    options.permissions,
+    options.permissionsRegistry,
+  );
   return {
     ...options,
-    callers: createContextResolver(options),
+    policy,
+    callers: createContextResolver({ ...options, policy }),
     audited: createAudited(options.auditor),
   };
 }

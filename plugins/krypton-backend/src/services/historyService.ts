@@ -60,7 +60,7 @@ export class HistoryService {
       ...ctx.auditMeta(name),
       restoredVersion: String(body.version),
     };
-    const answer = ctx.answerFor(name);
+    const answer = ctx.answerFor();
     return this.deps.audited(
       ctx.request,
       AUDIT_EVENTS.restore,

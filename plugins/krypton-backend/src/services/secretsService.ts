@@ -6,15 +6,14 @@ import {
   SecretWriteAnswer,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
-  messages,
   parseAdoptRequest,
   parseCreateRequest,
   parseUpdateRequest,
   validateLabelSelector,
 } from '@krypton/plugin-krypton-common';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { AUDIT_EVENTS } from './audit';
-import { SecretTarget, admitSecretName, authorizePermissions } from './callers';
+import { KryptonSecretResource } from '../permissions/resource';
+import { SecretTarget, admitSecretName } from './callers';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 
@@ -38,27 +37,32 @@ export class SecretsService {
     options: ListOptions,
   ): Promise<SecretSummary[]> {
     const ctx = await this.deps.callers.context(target);
-    // The list is the read permission without a resource; Krypton registers no conditional
-    // rules, so only an unconditional ALLOW lets it through. As on every Secret route,
-    // Kubernetes RBAC answers before the permission: the check runs beside the list and is
-    // observed after it (README, Access).
-    const permitted = this.deps.permissions.authorizeConditional(
-      [{ permission: kryptonSecretReadPermission }],
-      { credentials: ctx.credentials },
-    );
+    // As on every Secret route, Kubernetes RBAC answers before the permission: the policy is
+    // asked beside the list and observed after it (README, Access). A conditional read filters
+    // the list by what each Secret's metadata says, kept while the list is read.
+    const permitted = ctx.policyOn([kryptonSecretReadPermission]);
     permitted.catch(() => undefined);
-    const items = await ctx.live.listSummaries(ctx.namespace, ctx.mayList, {
-      labelSelector:
-        options.labelSelector === undefined
-          ? undefined
-          : validateLabelSelector(options.labelSelector),
-      adoptable: options.adoptable,
+    const resources = new Map<string, KryptonSecretResource>();
+    const items = await ctx.live.listSummaries(
+      ctx.namespace,
+      secret => {
+        if (!ctx.mayList(secret)) return false;
+        resources.set(secret.metadata.name ?? '', ctx.resourceOf(secret));
+        return true;
+      },
+      {
+        labelSelector:
+          options.labelSelector === undefined
+            ? undefined
+            : validateLabelSelector(options.labelSelector),
+        adoptable: options.adoptable,
+      },
+    );
+    const allows = await permitted;
+    return items.filter(item => {
+      const resource = resources.get(item.name);
+      return resource !== undefined && allows(resource);
     });
-    const [decision] = await permitted;
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new KryptonError('forbidden', messages.forbiddenPermission);
-    }
-    return items;
   }
 
   async create(
@@ -67,17 +71,18 @@ export class SecretsService {
   ): Promise<SecretWriteAnswer> {
     const ctx = await this.deps.callers.context(target);
     const body = parseCreateRequest(request);
-    const answer = ctx.answerFor(body.name);
+    const answer = ctx.answerFor();
     return this.deps.audited(
       ctx.request,
       AUDIT_EVENTS.create,
       ctx.auditMeta(body.name),
       async () => {
-        await authorizePermissions(this.deps.permissions, ctx.credentials, [
-          { permission: kryptonSecretCreatePermission },
-        ]);
+        const allows = await ctx.policyOn([kryptonSecretCreatePermission]);
         ctx.admitPlacement(body.type ?? 'Opaque');
-        const secret = await ctx.live.create(ctx.namespace, body);
+        // The policy's conditions judge the Secret exactly as it would be created.
+        const secret = await ctx.live.create(ctx.namespace, body, planned =>
+          ctx.requirePolicy(allows, planned),
+        );
         return {
           result: await answer(secret),
           meta: {
@@ -122,7 +127,7 @@ export class SecretsService {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     const body = parseUpdateRequest(request);
-    const answer = ctx.answerFor(name);
+    const answer = ctx.answerFor();
     return this.deps.audited(
       ctx.request,
       AUDIT_EVENTS.update,

@@ -11,7 +11,7 @@ import {
   storageMigrationStatus,
 } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
-import { CallerInput, authorizePermissions } from './callers';
+import { CallerInput } from './callers';
 import { ServiceDeps } from './deps';
 
 /** Whether a rewrite left objects or namespaces on the old key. */
@@ -28,8 +28,8 @@ export class StorageService {
 
   private async operator(input: CallerInput) {
     const ctx = await this.deps.callers.identify(input);
-    await authorizePermissions(this.deps.permissions, ctx.credentials, [
-      { permission: kryptonStorageRewritePermission },
+    await this.deps.policy.require(ctx.credentials, [
+      kryptonStorageRewritePermission,
     ]);
     return ctx;
   }

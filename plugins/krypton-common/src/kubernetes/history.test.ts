@@ -10,7 +10,7 @@ import { VersionedSecrets } from './versionedSecrets';
 
 const NS = 'ns';
 const allow: LiveGate = {
-  permit: async () => undefined,
+  permit: async () => () => undefined,
   admit: () => undefined,
 };
 const MANAGED = { 'krypton.io/managed-by': 'krypton' };

@@ -8,7 +8,7 @@ import { VersionedSecrets } from './versionedSecrets';
 
 const NS = 'ns';
 const allow: LiveGate = {
-  permit: async () => undefined,
+  permit: async () => () => undefined,
   admit: () => undefined,
 };
 
@@ -79,7 +79,7 @@ describe('LiveSecrets', () => {
     const s = await live.create(NS, { name: 'a', data: { k: 'v' } });
     gateway.calls.length = 0;
     const refuse: LiveGate = {
-      permit: async () => undefined,
+      permit: async () => () => undefined,
       admit: () => {
         throw new KryptonError('forbidden', 'no');
       },
@@ -112,6 +112,7 @@ describe('LiveSecrets', () => {
         order.push('permit started');
         if (which === 'permit')
           throw new KryptonError('forbidden', 'permission');
+        return () => undefined;
       },
       admit: () => {
         if (which === 'admit') throw new KryptonError('forbidden', 'rules');

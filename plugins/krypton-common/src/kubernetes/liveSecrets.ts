@@ -44,11 +44,17 @@ export const LAST_APPLIED_ANNOTATION =
  * the live read. Both throw a KryptonError to refuse.
  */
 export interface LiveGate {
-  /** Checks that need only the Secret's name (the Backstage permission policy). */
-  permit(name: string, actions: SecretAction[]): Promise<void>;
+  /**
+   * Checks that need no live object (the Backstage permission policy). A decision that
+   * depends on the object (a policy's conditions) comes back as a check of the live object.
+   */
+  permit(actions: SecretAction[]): Promise<LiveCheck>;
   /** Checks of the current live object (its access rules). */
   admit(live: NativeSecret, actions: SecretAction[]): void;
 }
+
+/** A check of the live object that throws a refusal. */
+export type LiveCheck = (live: NativeSecret) => void;
 
 /** What a Secret list asks for beyond the deployment's settings. */
 export interface ListOptions {
@@ -333,7 +339,7 @@ export class LiveSecrets {
       metadataOnly?: boolean;
     } = {},
   ): Promise<NativeSecret> {
-    const permitted = gate.permit(name, actions);
+    const permitted = gate.permit(actions);
     // Observed below, after the read; this only keeps a refusal from counting as unhandled while
     // the read is still running.
     permitted.catch(() => undefined);
@@ -343,7 +349,7 @@ export class LiveSecrets {
     else if (options.metadataOnly)
       live = await this.loadMetadata(namespace, name);
     else live = await this.load(namespace, name);
-    await permitted;
+    (await permitted)(live);
     gate.admit(live, actions);
     return live;
   }
@@ -428,9 +434,11 @@ export class LiveSecrets {
     );
   }
 
+  /** Creates a managed Secret; `admit` may refuse the object as it would be sent. */
   async create(
     namespace: string,
     req: CreateSecretRequest,
+    admit: (planned: NativeSecret) => void = () => undefined,
   ): Promise<NativeSecret> {
     const type = req.type ?? 'Opaque';
     if (type === SERVICE_ACCOUNT_TOKEN_TYPE) {
@@ -462,6 +470,7 @@ export class LiveSecrets {
       data,
     };
     if (req.immutable !== undefined) secret.immutable = req.immutable;
+    admit(secret);
     return this.kube(g => g.create(SECRETS, namespace, secret));
   }
 

@@ -15,13 +15,6 @@ export interface SecretPermissions {
   permitted: Record<SecretAction, boolean>;
 }
 
-/** The resource ref that Krypton's per-Secret permissions are checked against. */
-export const secretResourceRef = (
-  cluster: string,
-  namespace: string,
-  name: string,
-) => `${cluster}/${namespace}/${name}`;
-
 /**
  * The permission policy's answers for one Secret, the same permissions the backend checks per
  * action (manageAccess is an update there too). Undefined resourceRef: everything is denied.

@@ -9,6 +9,7 @@ import {
   DeleteResult,
   SecretSummary,
   SecretWriteAnswer,
+  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -27,10 +28,7 @@ import { SecretLocation } from '../../api/KryptonApi';
 import { AccessInputs, decideActions, secretRole } from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
-import {
-  secretResourceRef,
-  useSecretPermissions,
-} from '../access/useSecretPermissions';
+import { useSecretPermissions } from '../access/useSecretPermissions';
 import { ConsumersTab } from '../consumers';
 import {
   DeleteSecretButton,

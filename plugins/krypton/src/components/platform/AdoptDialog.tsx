@@ -6,6 +6,7 @@ import {
   SecretAction,
   SecretSummary,
   kryptonSecretUpdatePermission,
+  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -25,7 +26,6 @@ import {
   decideActions,
 } from '../access/decide';
 import { usePrincipal } from '../access/usePrincipal';
-import { secretResourceRef } from '../access/useSecretPermissions';
 import { AccessFields } from '../edit/AccessFields';
 import { errorMessage } from '../list/loadLinkedSecrets';
 import {

@@ -1,9 +1,11 @@
 import { Link, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
+import { useKryptonConfig } from '../access/useKryptonConfig';
 import {
   IdentityMode,
   kryptonSecretCreatePermission,
+  newSecretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -37,7 +39,15 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
     () => api.listSecrets({ cluster, namespace }),
     [api, cluster, namespace],
   );
-  const create = usePermission({ permission: kryptonSecretCreatePermission });
+  const { config } = useKryptonConfig();
+  const targetCluster = cluster ?? config?.defaultCluster;
+  const create = usePermission({
+    permission: kryptonSecretCreatePermission,
+    resourceRef:
+      targetCluster === undefined
+        ? undefined
+        : newSecretResourceRef(targetCluster, namespace),
+  });
   const [dialog, setDialog] = useState<'create' | 'adopt'>();
   const [notice, setNotice] = useState<{ text: string; name: string }>();
   const rows = useMemo(

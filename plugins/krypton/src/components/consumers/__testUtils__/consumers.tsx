@@ -9,6 +9,7 @@ import {
   RestartResult,
   SecretSummary,
   messages,
+  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import { http, HttpResponse } from 'msw';
 import { SetupServer } from 'msw/node';
@@ -23,10 +24,7 @@ import {
 import { decideActions } from '../../access/decide';
 import { useKryptonConfig } from '../../access/useKryptonConfig';
 import { usePrincipal } from '../../access/usePrincipal';
-import {
-  secretResourceRef,
-  useSecretPermissions,
-} from '../../access/useSecretPermissions';
+import { useSecretPermissions } from '../../access/useSecretPermissions';
 import { ConsumersTab } from '../ConsumersTab';
 
 export const secretPath = `${baseUrl}/namespaces/demo/secrets/db`;
