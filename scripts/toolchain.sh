@@ -64,6 +64,21 @@ ensure_toolchain() {
 
 # Debian's Chromium for the browser tests, installed the way Playwright's --with-deps installs its
 # dependencies: apt-get as root, through sudo otherwise. Never a browser download.
+# The replica tests run two backends on a PostgreSQL of their own (tools/kube-testenv/src/postgres.ts),
+# started from Debian's server binaries; this installs them where they are missing.
+ensure_postgres() {
+  if [ -n "${KRYPTON_POSTGRES_BIN:-}" ] || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    return
+  fi
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    sudo=(sudo)
+  fi
+  log "PostgreSQL's server binaries are missing; installing Debian's postgresql package with apt-get"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+}
+
 ensure_chromium() {
   local bin="${KRYPTON_CHROMIUM:-/usr/bin/chromium}"
   if [ -x "$bin" ]; then

@@ -1,4 +1,8 @@
-import { useTestNamespace } from '@krypton/kube-testenv';
+import {
+  Postgres,
+  startPostgres,
+  useTestNamespace,
+} from '@krypton/kube-testenv';
 import { messages } from '@krypton/plugin-krypton-common';
 import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import request from 'supertest';
@@ -119,8 +123,11 @@ describe.each([
     const admin = new AdminClient();
     let backends: KryptonTestBackend[] = [];
     const base = () => `/api/krypton/namespaces/${ns.name}/secrets`;
+    // The replicas share a PostgreSQL, as Backstage deployments with several replicas do.
+    let postgres: Postgres;
 
     beforeAll(async () => {
+      postgres = await startPostgres();
       const config = {
         kubernetes: {
           identity: 'serviceAccount',
@@ -131,12 +138,13 @@ describe.each([
           : { historyLimit: configuredLimit }),
       };
       backends = await Promise.all([
-        startKryptonBackend(config),
-        startKryptonBackend(config),
+        startKryptonBackend(config, { postgres }),
+        startKryptonBackend(config, { postgres }),
       ]);
     });
     afterAll(async () => {
       await Promise.all(backends.map(b => b.stop()));
+      await postgres?.stop();
       admin.close();
     });
 

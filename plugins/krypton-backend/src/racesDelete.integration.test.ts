@@ -1,5 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { useTestNamespace } from '@krypton/kube-testenv';
+import {
+  Postgres,
+  startPostgres,
+  useTestNamespace,
+} from '@krypton/kube-testenv';
 import { messages } from '@krypton/plugin-krypton-common';
 import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import request from 'supertest';
@@ -181,8 +185,11 @@ describe('two backend instances racing updates, restores, deletes and re-creates
   const collection = () => `/api/krypton/namespaces/${ns.name}/secrets`;
   const at = (name: string) => `${collection()}/${name}`;
   const auth = as('root');
+  // The replicas share a PostgreSQL, as Backstage deployments with several replicas do.
+  let postgres: Postgres;
 
   beforeAll(async () => {
+    postgres = await startPostgres();
     const config = {
       kubernetes: {
         identity: 'serviceAccount',
@@ -191,12 +198,13 @@ describe('two backend instances racing updates, restores, deletes and re-creates
       historyLimit: LIMIT,
     };
     backends = await Promise.all([
-      startKryptonBackend(config),
-      startKryptonBackend(config),
+      startKryptonBackend(config, { postgres }),
+      startKryptonBackend(config, { postgres }),
     ]);
   });
   afterAll(async () => {
     await Promise.all(backends.map(b => b.stop()));
+    await postgres?.stop();
     admin.close();
   });
 

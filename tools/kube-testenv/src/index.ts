@@ -22,3 +22,5 @@ export type {
   FaultProxy,
   RecordedRequest,
 } from './faultProxy';
+export { startPostgres, postgresBinDir, POSTGRES_BIN_ENV } from './postgres';
+export type { Postgres } from './postgres';

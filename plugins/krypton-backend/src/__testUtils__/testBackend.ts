@@ -19,7 +19,11 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { ControlPlaneState, testClusterState } from '@krypton/kube-testenv';
+import {
+  ControlPlaneState,
+  Postgres,
+  testClusterState,
+} from '@krypton/kube-testenv';
 import { KubeConfig } from '@kubernetes/client-node';
 import { JsonObject } from '@backstage/types';
 import kryptonPlugin from '../index';
@@ -237,6 +241,8 @@ export async function startKryptonBackend(
     clusterUrl?: string;
     /** A directory for file-backed SQLite databases that outlive the backend. */
     databaseDirectory?: string;
+    /** A PostgreSQL server to keep the plugin's database in, shared by every backend given it. */
+    postgres?: Postgres;
     /** Another control plane than the test run's (one with encryption at rest, for example). */
     controlPlane?: ControlPlaneState;
     /**
@@ -258,12 +264,14 @@ export async function startKryptonBackend(
       mockServices.rootConfig.factory({
         data: {
           backend: {
-            database: {
-              client: 'better-sqlite3',
-              connection: options.databaseDirectory
-                ? { directory: options.databaseDirectory }
-                : ':memory:',
-            },
+            database: options.postgres
+              ? { client: 'pg', connection: options.postgres.connection }
+              : {
+                  client: 'better-sqlite3',
+                  connection: options.databaseDirectory
+                    ? { directory: options.databaseDirectory }
+                    : ':memory:',
+                },
           },
           ...(options.policy ? { permission: { enabled: true } } : {}),
           krypton: {

@@ -156,9 +156,9 @@ const refusedByPolicy = () =>
  * gateways of both identities, and the gate that every route runs on the live object.
  */
 export function createContextResolver(deps: ContextDeps) {
-  const { config, clusters, userInfo, policy: permissionPolicy, logger } = deps;
+  const { config, clusters, userInfo, policy, logger } = deps;
   const clusterByName = new Map(clusters.map(c => [c.name, c]));
-  const policy: AccessPolicy = {
+  const accessPolicy: AccessPolicy = {
     admins: config.admins,
     // Without Kubernetes RBAC behind Krypton, a Secret without rules must not be open to all.
     rulesRequired: config.identity === 'serviceAccount',
@@ -220,12 +220,16 @@ export function createContextResolver(deps: ContextDeps) {
       annotationPrefix: config.annotationPrefix,
     });
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
-      evaluateAccess(live.accessRules(secret), principal, action, policy) ===
-      'deny';
+      evaluateAccess(
+        live.accessRules(secret),
+        principal,
+        action,
+        accessPolicy,
+      ) === 'deny';
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
     const policyOn = (
       permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
-    ) => permissionPolicy.decide(credentials, permissions);
+    ) => policy.decide(credentials, permissions);
     const requirePolicy = (allows: ResourceDecision, secret: NativeSecret) => {
       if (!allows(resourceOf(secret))) throw refusedByPolicy();
     };
