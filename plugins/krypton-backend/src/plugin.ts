@@ -11,6 +11,8 @@ import { migratedClient } from './database/migrate';
 import { RestartResultStore } from './database/restartResults';
 import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
+import { registerKryptonActions } from './actions/kryptonActions';
 import { createRouter } from './http/router';
 import { createResourceLoader } from './permissions/loadResources';
 import { kryptonSecretResourceRef } from './permissions/resource';
@@ -33,6 +35,7 @@ export const kryptonPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         lifecycle: coreServices.lifecycle,
         database: coreServices.database,
+        actionsRegistry: actionsRegistryServiceRef,
       },
       async init(deps) {
         const {
@@ -42,6 +45,7 @@ export const kryptonPlugin = createBackendPlugin({
           lifecycle,
           permissionsRegistry,
           database,
+          actionsRegistry,
         } = deps;
         const kryptonConfig = readKryptonConfig(config);
         const clusters = createClusters(kryptonConfig.clusters, {
@@ -87,6 +91,7 @@ export const kryptonPlugin = createBackendPlugin({
           restartResults: new RestartResultStore(db),
           storageRewrites: new StorageRewriteStore(db),
         });
+        registerKryptonActions(actionsRegistry, services);
         httpRouter.use(
           await createRouter({
             config: kryptonConfig,

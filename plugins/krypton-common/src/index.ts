@@ -17,3 +17,4 @@ export * from './size';
 export * from './validation';
 export * from './labelSelector';
 export * from './entityRefs';
+export * from './keyDiff';

@@ -88,6 +88,21 @@ export const kryptonStorageRewritePermission = createPermission({
   attributes: { action: 'update' },
 });
 
+/**
+ * See and call Krypton's read-only actions (for AI agents, through MCP). It only shows them: each
+ * call is gated like its route.
+ */
+export const kryptonActionsReadPermission = createPermission({
+  name: 'krypton.actions.read',
+  attributes: { action: 'read' },
+});
+
+/** See and call Krypton's actions that change things: restore and restart-consumers. */
+export const kryptonActionsWritePermission = createPermission({
+  name: 'krypton.actions.write',
+  attributes: { action: 'update' },
+});
+
 /** The permissions on one Secret, which a policy may answer with conditions. */
 export const kryptonSecretPermissions = [
   kryptonSecretReadPermission,

@@ -8,6 +8,7 @@ import {
   createBackendModule,
   createServiceFactory,
 } from '@backstage/backend-plugin-api';
+import { actionsRegistryServiceFactory } from '@backstage/backend-defaults/alpha';
 import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
 import { permissionsRegistryServiceFactory } from '@backstage/backend-defaults/permissionsRegistry';
 import permissionBackend from '@backstage/plugin-permission-backend';
@@ -323,6 +324,7 @@ export async function startKryptonBackend(
           },
         }),
       }),
+      actionsRegistryServiceFactory,
       ...(options.policy
         ? realPermissions(options.policy)
         : [permissionsFactory]),

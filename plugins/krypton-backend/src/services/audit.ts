@@ -1,6 +1,8 @@
 import {
   AuditorService,
   AuditorServiceEventSeverityLevel,
+  BackstageCredentials,
+  BackstageUserPrincipal,
 } from '@backstage/backend-plugin-api';
 import { JsonObject } from '@backstage/types';
 import { Request } from 'express';
@@ -24,6 +26,12 @@ export const AUDIT_EVENTS = {
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
 } as const satisfies Record<string, AuditEvent>;
 
+/** Who an audit event is about: the HTTP request, or for a call without one, the user. */
+export interface AuditOrigin {
+  request?: Request;
+  credentials: BackstageCredentials<BackstageUserPrincipal>;
+}
+
 /** Wraps a service's work in audit events: initiated, then succeeded or failed with a fixed message. */
 export function createAudited(auditor: AuditorService) {
   /**
@@ -31,19 +39,24 @@ export function createAudited(auditor: AuditorService) {
    * completes can still be recorded as failed (`outcome`), as a partial restart is.
    */
   return async function audited<T>(
-    request: Request | undefined,
+    origin: AuditOrigin,
     event: AuditEvent,
-    meta: Record<string, string>,
+    eventMeta: Record<string, string>,
     run: () => Promise<{
       result: T;
       meta?: JsonObject;
       outcome?: Error;
     }>,
   ): Promise<T> {
+    // The auditor reads the actor from the request; a call without one (an action) names the
+    // user in the meta instead, so that no event is without its actor.
+    const meta = origin.request
+      ? eventMeta
+      : { ...eventMeta, actor: origin.credentials.principal.userEntityRef };
     const recorded = await auditor.createEvent({
       eventId: event.eventId,
       severityLevel: event.severityLevel,
-      request,
+      request: origin.request,
       meta,
     });
     let out;

@@ -33,19 +33,14 @@ export class HistoryService {
     const ctx = await this.deps.callers.context(target);
     const version = parseVersionParam(rawVersion);
     const meta = { ...ctx.auditMeta(name), version: String(version) };
-    return this.deps.audited(
-      ctx.request,
-      AUDIT_EVENTS.versionRead,
-      meta,
-      async () => ({
-        result: await ctx.versioned.version(
-          ctx.namespace,
-          name,
-          version,
-          ctx.gate,
-        ),
-      }),
-    );
+    return this.deps.audited(ctx, AUDIT_EVENTS.versionRead, meta, async () => ({
+      result: await ctx.versioned.version(
+        ctx.namespace,
+        name,
+        version,
+        ctx.gate,
+      ),
+    }));
   }
 
   async restore(
@@ -61,15 +56,11 @@ export class HistoryService {
       restoredVersion: String(body.version),
     };
     const answer = ctx.answerFor();
-    return this.deps.audited(
-      ctx.request,
-      AUDIT_EVENTS.restore,
-      meta,
-      async () =>
-        versionedWriteResult(
-          answer,
-          await ctx.versioned.restore(ctx.namespace, name, body, ctx.gate),
-        ),
+    return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () =>
+      versionedWriteResult(
+        answer,
+        await ctx.versioned.restore(ctx.namespace, name, body, ctx.gate),
+      ),
     );
   }
 }

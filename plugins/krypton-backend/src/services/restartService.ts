@@ -26,7 +26,7 @@ export class RestartService {
     const ctx = await this.deps.callers.context(target);
     const { logger, restartResults } = this.deps;
     return this.deps.audited(
-      ctx.request,
+      ctx,
       AUDIT_EVENTS.restart,
       ctx.auditMeta(name),
       async () => {

@@ -73,7 +73,7 @@ export class SecretsService {
     const body = parseCreateRequest(request);
     const answer = ctx.answerFor();
     return this.deps.audited(
-      ctx.request,
+      ctx,
       AUDIT_EVENTS.create,
       ctx.auditMeta(body.name),
       async () => {
@@ -99,7 +99,7 @@ export class SecretsService {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     return this.deps.audited(
-      ctx.request,
+      ctx,
       AUDIT_EVENTS.read,
       ctx.auditMeta(name),
       async () => {
@@ -129,7 +129,7 @@ export class SecretsService {
     const body = parseUpdateRequest(request);
     const answer = ctx.answerFor();
     return this.deps.audited(
-      ctx.request,
+      ctx,
       AUDIT_EVENTS.update,
       ctx.auditMeta(name),
       async () =>
@@ -149,7 +149,7 @@ export class SecretsService {
     const ctx = await this.deps.callers.context(target);
     const body = parseAdoptRequest(request);
     const adopted = await this.deps.audited(
-      ctx.request,
+      ctx,
       AUDIT_EVENTS.adopt,
       ctx.auditMeta(name),
       async () => {
@@ -192,28 +192,23 @@ export class SecretsService {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
     };
-    return this.deps.audited(
-      ctx.request,
-      AUDIT_EVENTS.delete,
-      meta,
-      async () => {
-        const report = await ctx.versioned.delete(
-          ctx.namespace,
-          name,
-          request,
-          ctx.gate,
-        );
-        return {
-          result: report.result,
-          meta: {
-            status: report.result.status,
-            history: report.result.history,
-            ...(report.cleanup
-              ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
-              : {}),
-          },
-        };
-      },
-    );
+    return this.deps.audited(ctx, AUDIT_EVENTS.delete, meta, async () => {
+      const report = await ctx.versioned.delete(
+        ctx.namespace,
+        name,
+        request,
+        ctx.gate,
+      );
+      return {
+        result: report.result,
+        meta: {
+          status: report.result.status,
+          history: report.result.history,
+          ...(report.cleanup
+            ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
+            : {}),
+        },
+      };
+    });
   }
 }

@@ -45,7 +45,7 @@ export class StorageService {
         : validateNamespace(options.namespace);
     const meta = { scope: namespace ?? '*' };
     return this.deps.audited(
-      input.request,
+      input,
       AUDIT_EVENTS.storageRewrite,
       meta,
       async () => {

@@ -1,3 +1,8 @@
+import {
+  KeyChange,
+  KeyDiff,
+  KeyDiffEntry,
+} from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -7,7 +12,6 @@ import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { useState } from 'react';
-import { KeyChange, KeyDiff, KeyDiffEntry } from './keyDiff';
 
 const useStyles = makeStyles(theme => ({
   key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },

@@ -5,6 +5,8 @@ import {
   VersionDto,
   VersionSummary,
   messages,
+  DiffSide,
+  keyDiff,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -18,7 +20,6 @@ import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useId, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
-import { DiffSide, keyDiff } from './keyDiff';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionKeysSide, versionSide } from './sides';
 import { messageOf, statusOf } from './useVersionHistory';

@@ -1,11 +1,14 @@
-import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
+import {
+  VersionDto,
+  VersionSummary,
+  keyDiff,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { useMemo, useState } from 'react';
 import { SecretValues } from '../values';
-import { keyDiff } from './keyDiff';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionSide } from './sides';
 import { messageOf } from './useVersionHistory';

@@ -3,8 +3,8 @@ import {
   SecretSummary,
   VersionDto,
   VersionSummary,
+  DiffSide,
 } from '@krypton/plugin-krypton-common';
-import { DiffSide } from './keyDiff';
 
 /** The live side of a comparison, or why there is none; reason also says why keys only. */
 export interface LiveComparison {

@@ -1,4 +1,4 @@
-import { base64ToBytes, isBase64 } from '@krypton/plugin-krypton-common';
+import { base64ToBytes, isBase64 } from './encoding';
 
 /**
  * present: the key is on both sides, but the values of at least one side are unknown (the user

@@ -1,0 +1,111 @@
+import { z } from 'zod/v3';
+
+/*
+ * The actions' schemas. Outputs are explicit objects: the actions registry parses every output
+ * with them and drops any key they do not name, so a value can only leave an action through a
+ * field written here, and none is.
+ */
+
+export const secretRef = {
+  cluster: z
+    .string()
+    .optional()
+    .describe(
+      'A cluster configured for Krypton; the default cluster when absent',
+    ),
+  namespace: z.string().describe('Kubernetes namespace'),
+  name: z.string().describe("The Secret's name"),
+};
+
+export const accessRules = z.object({
+  owners: z.array(z.string()),
+  editors: z.array(z.string()),
+  viewers: z.array(z.string()),
+});
+
+export const secretSummary = z.object({
+  cluster: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  resourceVersion: z.string(),
+  type: z.string(),
+  immutable: z.boolean(),
+  managed: z.boolean(),
+  version: z.number().nullable(),
+  description: z.string().optional(),
+  access: accessRules,
+  keys: z.array(z.string()).describe('Key names only, never values'),
+  binaryKeys: z.array(z.string()),
+  creationTimestamp: z.string().optional(),
+  deletionTimestamp: z.string().optional(),
+});
+
+export const versionSummary = z.object({
+  version: z.number(),
+  snapshotAt: z.string(),
+  snapshotBy: z.string(),
+  sourceType: z.string(),
+  sourceResourceVersion: z.string(),
+  keys: z.array(z.string()).nullable(),
+});
+
+const workloadKind = z.enum(['Deployment', 'StatefulSet', 'DaemonSet']);
+
+const failure = {
+  code: z.string(),
+  message: z.string(),
+  httpStatus: z.number().optional(),
+};
+
+export const discoveryFailure = z.object({ kind: workloadKind, ...failure });
+
+export const restartResult = z.object({
+  status: z.enum(['requested', 'no_targets', 'partial', 'failed']),
+  matched: z.number(),
+  requested: z.array(z.object({ kind: workloadKind, name: z.string() })),
+  failures: z.array(
+    z.object({ kind: workloadKind, name: z.string(), ...failure }),
+  ),
+  discoveryFailures: z.array(discoveryFailure),
+  message: z.string(),
+  note: z.string(),
+});
+
+export const consumersResult = z.object({
+  workloads: z.array(
+    z.object({
+      kind: workloadKind,
+      name: z.string(),
+      usages: z.array(
+        z.object({
+          type: z.enum([
+            'env',
+            'envFrom',
+            'volume',
+            'projected',
+            'imagePullSecret',
+          ]),
+          containers: z.array(z.string()).optional(),
+          volume: z.string().optional(),
+        }),
+      ),
+      paused: z.boolean(),
+      onDelete: z.boolean(),
+      reloader: z.boolean(),
+      labels: z.record(z.string()),
+    }),
+  ),
+  discoveryFailures: z.array(discoveryFailure),
+});
+
+export const keyDiffEntry = z.object({
+  key: z.string(),
+  change: z.enum(['added', 'removed', 'changed', 'unchanged']),
+  kind: z.enum(['text', 'binary']),
+});
+
+/** A side of a diff: a version number, or the live Secret. */
+export const diffSide = z
+  .union([z.number().int().positive(), z.literal('live')])
+  .describe('A version number from the version list, or "live"');
