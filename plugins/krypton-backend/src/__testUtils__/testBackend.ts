@@ -8,7 +8,13 @@ import {
   createBackendModule,
   createServiceFactory,
 } from '@backstage/backend-plugin-api';
-import { actionsRegistryServiceFactory } from '@backstage/backend-defaults/alpha';
+import {
+  actionsRegistryServiceFactory,
+  actionsServiceFactory,
+  metricsServiceFactory,
+  tracingServiceFactory,
+} from '@backstage/backend-defaults/alpha';
+import mcpActionsBackend from '@backstage/plugin-mcp-actions-backend';
 import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
 import { permissionsRegistryServiceFactory } from '@backstage/backend-defaults/permissionsRegistry';
 import permissionBackend from '@backstage/plugin-permission-backend';
@@ -251,6 +257,8 @@ export async function startKryptonBackend(
      * real permissions services; without it, `testPolicy` answers in process.
      */
     policy?: PermissionPolicy;
+    /** The MCP actions backend beside Krypton, serving Krypton's actions as tools. */
+    mcp?: boolean;
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
@@ -273,6 +281,7 @@ export async function startKryptonBackend(
                     ? { directory: options.databaseDirectory }
                     : ':memory:',
                 },
+            ...(options.mcp ? { actions: { pluginSources: ['krypton'] } } : {}),
           },
           ...(options.policy ? { permission: { enabled: true } } : {}),
           krypton: {
@@ -325,6 +334,14 @@ export async function startKryptonBackend(
         }),
       }),
       actionsRegistryServiceFactory,
+      ...(options.mcp
+        ? [
+            mcpActionsBackend,
+            actionsServiceFactory,
+            metricsServiceFactory,
+            tracingServiceFactory,
+          ]
+        : []),
       ...(options.policy
         ? realPermissions(options.policy)
         : [permissionsFactory]),
