@@ -15,10 +15,10 @@ import {
 } from './__testUtils__/testBackend';
 
 /**
- * Two Krypton replicas on one PostgreSQL and one control plane, as a Backstage deployment with
+ * Krypton replicas on one PostgreSQL and one control plane, as a Backstage deployment with
  * several backend replicas runs them: what one replica records, the other serves.
  */
-describe('two replicas on one PostgreSQL', () => {
+describe('replicas on one PostgreSQL', () => {
   const ns = useTestNamespace();
   const admin = new AdminClient();
   let postgres: Postgres;
@@ -29,8 +29,9 @@ describe('two replicas on one PostgreSQL', () => {
   beforeAll(async () => {
     postgres = await startPostgres();
     const config = { restart: { enabled: true } };
-    // Both start together, so both try to migrate the plugin's database at once.
+    // All start together, so all try to create and migrate the plugin's database at once.
     replicas = await Promise.all([
+      startKryptonBackend(config, { postgres }),
       startKryptonBackend(config, { postgres }),
       startKryptonBackend(config, { postgres }),
     ]);
@@ -71,6 +72,10 @@ describe('two replicas on one PostgreSQL', () => {
     );
     const applied = await db('knex_migrations').select('name');
     expect(applied.map(r => r.name).sort()).toEqual(files.sort());
+    // One lock row, free: two would refuse every later migration as "already locked".
+    expect(await db('knex_migrations_lock').select('is_locked')).toEqual([
+      { is_locked: 0 },
+    ]);
     expect(
       await db('krypton_restart_results').count({ n: '*' }).first(),
     ).toEqual({ n: '0' });

@@ -4,26 +4,32 @@ import {
 } from '@backstage/backend-plugin-api';
 import { Knex } from 'knex';
 
-const ATTEMPTS = 5;
+/** The key of the advisory lock that Krypton's replicas migrate under ('kryp'). */
+const MIGRATION_LOCK = 0x6b727970;
 
 /** The plugin's database client, with its knex migrations applied (unless the host skips them). */
 export async function migratedClient(database: DatabaseService): Promise<Knex> {
   const db = await database.getClient();
   if (database.migrations?.skip) return db;
-  const directory = resolvePackagePath(
-    '@krypton/plugin-krypton-backend',
-    'migrations',
-  );
-  // Replicas that start together migrate together. On PostgreSQL knex's lock row serializes the
-  // migrations themselves, but two first starts can still collide while creating knex's own
-  // tables; the loser's next attempt finds them, and the migrations already applied.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.migrate.latest({ directory });
-      return db;
-    } catch (err) {
-      if (attempt >= ATTEMPTS) throw err;
-      await new Promise(r => setTimeout(r, 200 * attempt));
-    }
+  const migrate = () =>
+    db.migrate.latest({
+      directory: resolvePackagePath(
+        '@krypton/plugin-krypton-backend',
+        'migrations',
+      ),
+    });
+  if (db.client.dialect !== 'postgresql') {
+    await migrate();
+    return db;
   }
+  // Replicas that start together migrate together. knex's own lock cannot serialize a first
+  // start: both replicas create its lock table and each inserts a lock row, and with two rows
+  // knex refuses every later migration as "already locked". An advisory lock, held by a
+  // transaction of its own while the migrations run on other connections, lets one replica
+  // migrate at a time; the next finds nothing left to do.
+  await db.transaction(async trx => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await migrate();
+  });
+  return db;
 }
