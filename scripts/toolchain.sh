@@ -62,33 +62,33 @@ ensure_toolchain() {
   export COREPACK_ENABLE_STRICT=0
 }
 
-# Debian's Chromium for the browser tests, installed the way Playwright's --with-deps installs its
-# dependencies: apt-get as root, through sudo otherwise. Never a browser download.
-# The replica tests run two backends on a PostgreSQL of their own (tools/kube-testenv/src/postgres.ts),
+# Installs Debian packages the way Playwright's --with-deps installs its dependencies: apt-get as
+# root, through sudo otherwise.
+apt_install() {
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+# The replica tests run backends on a PostgreSQL of their own (tools/kube-testenv/src/postgres.ts),
 # started from Debian's server binaries; this installs them where they are missing.
 ensure_postgres() {
   if [ -n "${KRYPTON_POSTGRES_BIN:-}" ] || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
     return
   fi
-  local sudo=()
-  if [ "$(id -u)" != 0 ]; then
-    sudo=(sudo)
-  fi
   log "PostgreSQL's server binaries are missing; installing Debian's postgresql package with apt-get"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+  apt_install postgresql
 }
 
+# Debian's Chromium for the browser tests; never a browser download.
 ensure_chromium() {
   local bin="${KRYPTON_CHROMIUM:-/usr/bin/chromium}"
   if [ -x "$bin" ]; then
     return
   fi
-  local sudo=()
-  if [ "$(id -u)" != 0 ]; then
-    sudo=(sudo)
-  fi
   log "$bin is missing; installing Debian's chromium package with apt-get"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  apt_install chromium
 }

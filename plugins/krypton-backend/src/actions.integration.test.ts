@@ -43,18 +43,10 @@ describe("Krypton's actions", () => {
       kind: 'User',
       name: 'user:default/root',
     });
-    await admin.grant(
-      ns.name,
-      'root-workloads',
-      { kind: 'User', name: 'user:default/root' },
-      [
-        {
-          apiGroups: ['apps'],
-          resources: ['deployments', 'statefulsets', 'daemonsets'],
-          verbs: ['get', 'list', 'patch'],
-        },
-      ],
-    );
+    await admin.grantWorkloads(ns.name, {
+      kind: 'User',
+      name: 'user:default/root',
+    });
     const secrets = `/api/krypton/namespaces/${ns.name}/secrets`;
     const created = await request(krypton.server)
       .post(secrets)

@@ -46,18 +46,10 @@ describe('replicas on one PostgreSQL', () => {
       kind: 'User',
       name: 'user:default/root',
     });
-    await admin.grant(
-      ns.name,
-      'root-workloads',
-      { kind: 'User', name: 'user:default/root' },
-      [
-        {
-          apiGroups: ['apps'],
-          resources: ['deployments', 'statefulsets', 'daemonsets'],
-          verbs: ['get', 'list', 'patch'],
-        },
-      ],
-    );
+    await admin.grantWorkloads(ns.name, {
+      kind: 'User',
+      name: 'user:default/root',
+    });
   });
   afterAll(async () => {
     await db?.destroy();

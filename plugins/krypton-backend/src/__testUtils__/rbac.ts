@@ -133,6 +133,24 @@ export class AdminClient {
     }
   }
 
+  /** Grants what the consumers view and restart-consumers need on a namespace's workloads. */
+  grantWorkloads(
+    namespace: string,
+    subject: { kind: 'User' | 'Group'; name: string },
+    verbs = ['get', 'list', 'patch'],
+  ): Promise<void> {
+    const id = `workloads-${subject.kind}-${subject.name}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-');
+    return this.grant(namespace, id, subject, [
+      {
+        apiGroups: ['apps'],
+        resources: ['deployments', 'statefulsets', 'daemonsets'],
+        verbs,
+      },
+    ]);
+  }
+
   close() {
     this.transport.close();
   }
