@@ -31,6 +31,19 @@ export interface Config {
      * @visibility frontend
      */
     managedOnly?: boolean;
+    /**
+     * Notifications (through Backstage's notifications backend) to the owners of the catalog
+     * entities that link a Secret, when it is updated, restored or deleted, or its consumers are
+     * restarted. They never carry a value.
+     */
+    notifications?: {
+      /** Send them (default false). */
+      enabled?: boolean;
+      /**
+       * Which operations notify (default all four). Anything else is a start-up error.
+       */
+      events?: Array<'update' | 'restore' | 'delete' | 'restart'>;
+    };
     kubernetes?: {
       /**
        * Which Kubernetes identity performs requests:

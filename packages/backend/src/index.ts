@@ -1,8 +1,9 @@
 import { createBackend } from '@backstage/backend-defaults';
 import { permissionPolicyModule } from './permissionPolicy';
 
-// The example portal's backend: guest sign-in, a file-based catalog, Krypton, and Krypton's
-// actions as MCP tools at /api/mcp-actions/v1.
+// The example portal's backend: guest sign-in, a file-based catalog, Krypton, Krypton's actions
+// as MCP tools at /api/mcp-actions/v1, and the notifications (with signals, which push them to
+// open pages) that Krypton sends to the owners of a changed Secret's entities.
 const backend = createBackend();
 
 backend.add(import('@backstage/plugin-app-backend'));
@@ -13,5 +14,7 @@ backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(permissionPolicyModule);
 backend.add(import('@krypton/plugin-krypton-backend'));
 backend.add(import('@backstage/plugin-mcp-actions-backend'));
+backend.add(import('@backstage/plugin-notifications-backend'));
+backend.add(import('@backstage/plugin-signals-backend'));
 
 backend.start();

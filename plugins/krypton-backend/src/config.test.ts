@@ -137,6 +137,38 @@ describe('krypton.admins', () => {
   });
 });
 
+describe('krypton.notifications', () => {
+  const read = (notifications: JsonObject) =>
+    readKryptonConfig(new ConfigReader({ krypton: { notifications } }), {})
+      .notifications;
+
+  it('is off by default, with every event once it is enabled', () => {
+    const off = readKryptonConfig(new ConfigReader({}), {}).notifications;
+    expect(off.enabled).toBe(false);
+    expect([...off.events]).toEqual(['update', 'restore', 'delete', 'restart']);
+    const on = read({ enabled: true });
+    expect(on.enabled).toBe(true);
+    expect([...on.events]).toEqual(['update', 'restore', 'delete', 'restart']);
+  });
+
+  it('keeps only the listed events; an empty list sends nothing', () => {
+    expect([
+      ...read({ enabled: true, events: ['delete', 'restart', 'delete'] })
+        .events,
+    ]).toEqual(['delete', 'restart']);
+    expect(read({ enabled: true, events: [] }).events.size).toBe(0);
+  });
+
+  it('refuses an event that is not one of the four, and a non-boolean switch', () => {
+    expect(() => read({ events: ['update', 'Delete'] })).toThrow(
+      'krypton.notifications.events: "Delete" is not one of update, restore, delete, restart',
+    );
+    expect(() => read({ events: ['create'] })).toThrow(/"create" is not one/);
+    expect(() => read({ enabled: 'sometimes' })).toThrow(/enabled/);
+    expect(() => read({ events: 'update' })).toThrow(/events/);
+  });
+});
+
 describe('environment variables', () => {
   it('win over app-config and keep their exact validation', () => {
     const config = new ConfigReader({

@@ -40,6 +40,23 @@ export interface KryptonBackendConfig {
   requestTimeoutMs: number;
   /** serviceAccount mode only: where create and adopt may act, and on which Secret types. */
   serviceAccountMode: ServiceAccountModeLimits;
+  /** Notifications to the owners of the catalog entities that link a changed Secret. */
+  notifications: NotificationSettings;
+}
+
+/** The operations whose success (or, for a restart, whose result) notifies owners. */
+export type NotificationEvent = 'update' | 'restore' | 'delete' | 'restart';
+
+export const NOTIFICATION_EVENTS: readonly NotificationEvent[] = [
+  'update',
+  'restore',
+  'delete',
+  'restart',
+];
+
+export interface NotificationSettings {
+  enabled: boolean;
+  events: ReadonlySet<NotificationEvent>;
 }
 
 export interface ServiceAccountModeLimits {
@@ -185,6 +202,30 @@ function readExtraGroups(config: Config): string[] {
   return groups;
 }
 
+const isNotificationEvent = (value: string): value is NotificationEvent =>
+  (NOTIFICATION_EVENTS as readonly string[]).includes(value);
+
+/**
+ * krypton.notifications: off unless enabled, every event unless listed. An event name that is not
+ * one of them is a start-up error, so a typo cannot silently turn a notification off.
+ */
+function readNotifications(config: Config): NotificationSettings {
+  const key = 'krypton.notifications';
+  const enabled = config.getOptionalBoolean(`${key}.enabled`) ?? false;
+  const listed = config.getOptionalStringArray(`${key}.events`);
+  const events = (listed ?? NOTIFICATION_EVENTS).map(event => {
+    if (!isNotificationEvent(event)) {
+      throw new InputError(
+        `${key}.events: ${JSON.stringify(
+          event.slice(0, 100),
+        )} is not one of ${NOTIFICATION_EVENTS.join(', ')}`,
+      );
+    }
+    return event;
+  });
+  return { enabled, events: new Set(events) };
+}
+
 /** krypton.admins, normalized like every other entity ref; a typo is a start-up error. */
 function readAdmins(config: Config): string[] {
   return (config.getOptionalStringArray('krypton.admins') ?? []).map(ref => {
@@ -243,6 +284,7 @@ export function readKryptonConfig(
     admins: readAdmins(config),
     requestTimeoutMs: readRequestTimeout(config),
     serviceAccountMode: readServiceAccountMode(config),
+    notifications: readNotifications(config),
     ...readSettings(config, env),
   };
 }

@@ -2,6 +2,8 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import { notificationService } from '@backstage/plugin-notifications-node';
 import {
   kryptonSecretPermissions,
   kryptonStorageRewritePermission,
@@ -14,6 +16,7 @@ import { createClusters } from './kubernetes/clusters';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerKryptonActions } from './actions/kryptonActions';
 import { createRouter } from './http/router';
+import { createSecretNotifier } from './notifications';
 import { createResourceLoader } from './permissions/loadResources';
 import { kryptonSecretResourceRef } from './permissions/resource';
 import { kryptonSecretRules } from './permissions/rules';
@@ -36,6 +39,11 @@ export const kryptonPlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         database: coreServices.database,
         actionsRegistry: actionsRegistryServiceRef,
+        // Both have default factories (HTTP clients found through discovery), so any backend
+        // satisfies them; they are used only while krypton.notifications.enabled is true.
+        notifications: notificationService,
+        catalog: catalogServiceRef,
+        auth: coreServices.auth,
       },
       async init(deps) {
         const {
@@ -90,6 +98,12 @@ export const kryptonPlugin = createBackendPlugin({
           clusters,
           restartResults: new RestartResultStore(db),
           storageRewrites: new StorageRewriteStore(db),
+          notifier: createSecretNotifier({
+            ...deps,
+            settings: kryptonConfig.notifications,
+            annotationPrefix: kryptonConfig.annotationPrefix,
+            defaultCluster: clusters[0].name,
+          }),
         });
         registerKryptonActions(actionsRegistry, services);
         httpRouter.use(

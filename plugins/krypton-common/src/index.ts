@@ -16,5 +16,7 @@ export * from './settings';
 export * from './size';
 export * from './validation';
 export * from './labelSelector';
+export * from './labelMatch';
+export * from './entityLinks';
 export * from './entityRefs';
 export * from './keyDiff';

@@ -9,10 +9,10 @@ import {
 import { convertLegacyRouteRef } from '@backstage/core-compat-api';
 import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import VpnKeyIcon from '@material-ui/icons/VpnKey';
+import { hasLinkedSecrets } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
 import { readAnnotationPrefix } from './components/annotationPrefix';
-import { hasLinkedSecrets } from './components/linkedSecrets';
 import { rootRouteRef, secretRouteRef } from './routes';
 
 const kryptonApi = ApiBlueprint.make({

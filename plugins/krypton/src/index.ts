@@ -12,6 +12,8 @@ export type {
   SecretLocation,
 } from './api/KryptonApi';
 export { KryptonClient } from './api/KryptonClient';
+// The entity-link rules live in common, which the backend reads too; re-exported here for the
+// apps and plugins that import them from the frontend plugin.
 export {
   KUBERNETES_NAMESPACE_ANNOTATION,
   entitySecretLinks,
@@ -19,11 +21,11 @@ export {
   kryptonLinkAnnotations,
   kryptonSecretsAnnotation,
   linkedSecrets,
-} from './components/linkedSecrets';
+} from '@krypton/plugin-krypton-common';
 export { useKryptonAnnotationPrefix } from './components/annotationPrefix';
 export type {
   EntitySecretLinks,
   KryptonLinkAnnotations,
   SecretRef,
   SecretSelector,
-} from './components/linkedSecrets';
+} from '@krypton/plugin-krypton-common';

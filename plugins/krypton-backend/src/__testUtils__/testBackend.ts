@@ -15,6 +15,14 @@ import {
   tracingServiceFactory,
 } from '@backstage/backend-defaults/alpha';
 import mcpActionsBackend from '@backstage/plugin-mcp-actions-backend';
+import notificationsBackend from '@backstage/plugin-notifications-backend';
+import signalsBackend from '@backstage/plugin-signals-backend';
+import { Entity } from '@backstage/catalog-model';
+import {
+  CatalogService,
+  catalogServiceRef,
+} from '@backstage/plugin-catalog-node';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
 import { permissionsRegistryServiceFactory } from '@backstage/backend-defaults/permissionsRegistry';
 import permissionBackend from '@backstage/plugin-permission-backend';
@@ -233,11 +241,37 @@ function realPermissions(policy: PermissionPolicy) {
   ];
 }
 
+/**
+ * An in-memory catalog of these entities for every plugin, recording each call as
+ * `<plugin id>:<method>`, so that a test can tell who asked the catalog.
+ */
+function recordingCatalog(entities: Entity[], calls: string[]) {
+  return createServiceFactory({
+    service: catalogServiceRef,
+    deps: { plugin: coreServices.pluginMetadata },
+    factory({ plugin }): CatalogService {
+      const inner: CatalogService = catalogServiceMock({ entities });
+      return new Proxy(inner, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            calls.push(`${plugin.getId()}:${String(property)}`);
+            return value.apply(target, args);
+          };
+        },
+      });
+    },
+  });
+}
+
 export interface KryptonTestBackend {
   server: Parameters<typeof import('supertest')>[0];
   /** Base URL of the backend's HTTP server, for clients other than supertest. */
   url: string;
   sink: CaptureSink;
+  /** Calls to the `catalog` option's catalog, as `<plugin id>:<method>`. */
+  catalogCalls: string[];
   stop(): Promise<void>;
 }
 
@@ -259,9 +293,18 @@ export async function startKryptonBackend(
     policy?: PermissionPolicy;
     /** The MCP actions backend beside Krypton, serving Krypton's actions as tools. */
     mcp?: boolean;
+    /**
+     * The real notifications and signals backends beside Krypton. Krypton sends only when
+     * `krypton.notifications.enabled` is set too; the notifications backend resolves groups to
+     * their members through the catalog, so give one.
+     */
+    notifications?: boolean;
+    /** An in-memory catalog of these entities for every plugin, Krypton's and the others'. */
+    catalog?: { entities: Entity[] };
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
+  const catalogCalls: string[] = [];
   const state = options.controlPlane ?? testClusterState();
   const kc = new KubeConfig();
   kc.loadFromFile(state.identities.krypton.kubeconfig);
@@ -284,6 +327,10 @@ export async function startKryptonBackend(
             ...(options.mcp ? { actions: { pluginSources: ['krypton'] } } : {}),
           },
           ...(options.policy ? { permission: { enabled: true } } : {}),
+          // The notifications backend checks links against the app's address.
+          ...(options.notifications
+            ? { app: { baseUrl: 'http://localhost:3000' } }
+            : {}),
           krypton: {
             admins: ['group:default/krypton-admins'],
             clusters: [
@@ -342,6 +389,10 @@ export async function startKryptonBackend(
             tracingServiceFactory,
           ]
         : []),
+      ...(options.notifications ? [notificationsBackend, signalsBackend] : []),
+      ...(options.catalog
+        ? [recordingCatalog(options.catalog.entities, catalogCalls)]
+        : []),
       ...(options.policy
         ? realPermissions(options.policy)
         : [permissionsFactory]),
@@ -355,6 +406,7 @@ export async function startKryptonBackend(
     server: backend.server,
     url: `http://127.0.0.1:${backend.server.port()}`,
     sink,
+    catalogCalls,
     stop: () => backend.stop(),
   };
 }

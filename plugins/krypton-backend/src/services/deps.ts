@@ -9,6 +9,7 @@ import { KryptonBackendConfig } from '../config';
 import { RestartResultStore } from '../database/restartResults';
 import { StorageRewriteStore } from '../database/storageRewrites';
 import { Cluster } from '../kubernetes/clusters';
+import { SecretNotifier } from '../notifications';
 import { PolicyGate, createPolicyGate } from '../permissions/policyGate';
 import { createAudited } from './audit';
 import { createContextResolver } from './callers';
@@ -24,6 +25,8 @@ export interface ServiceOptions {
   permissions: PermissionsService;
   permissionsRegistry: PermissionsRegistryService;
   auditor: AuditorService;
+  /** Tells the owners of linking entities about a change, after it has happened. */
+  notifier: SecretNotifier;
 }
 
 /** What every service shares: the policy's gate, one caller resolver and one audit wrapper. */

@@ -5,6 +5,7 @@ import {
   parseRestoreRequest,
   parseVersionParam,
 } from '@krypton/plugin-krypton-common';
+import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { SecretTarget, admitSecretName } from './callers';
 import { ServiceDeps } from './deps';
@@ -56,11 +57,35 @@ export class HistoryService {
       restoredVersion: String(body.version),
     };
     const answer = ctx.answerFor();
-    return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () =>
-      versionedWriteResult(
-        answer,
-        await ctx.versioned.restore(ctx.namespace, name, body, ctx.gate),
-      ),
+    let written: NativeSecret | undefined;
+    const result = await this.deps.audited(
+      ctx,
+      AUDIT_EVENTS.restore,
+      meta,
+      async () => {
+        const out = await ctx.versioned.restore(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+        );
+        written = out.secret;
+        return versionedWriteResult(answer, out);
+      },
     );
+    this.deps.notifier.notify({
+      event: 'restore',
+      restoredVersion: body.version,
+      version: result.version,
+      resourceVersion: result.resourceVersion,
+      secret: {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+        labels: written?.metadata.labels ?? {},
+      },
+      actor: ctx.actor,
+    });
+    return result;
   }
 }

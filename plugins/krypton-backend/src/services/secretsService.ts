@@ -1,6 +1,7 @@
 import {
   DeleteResult,
   KryptonError,
+  Labels,
   SecretDto,
   SecretSummary,
   SecretWriteAnswer,
@@ -11,6 +12,7 @@ import {
   parseUpdateRequest,
   validateLabelSelector,
 } from '@krypton/plugin-krypton-common';
+import { LiveGate, NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { SecretTarget, admitSecretName } from './callers';
@@ -128,16 +130,35 @@ export class SecretsService {
     const ctx = await this.deps.callers.context(target);
     const body = parseUpdateRequest(request);
     const answer = ctx.answerFor();
-    return this.deps.audited(
+    let written: NativeSecret | undefined;
+    const result = await this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,
       ctx.auditMeta(name),
-      async () =>
-        versionedWriteResult(
-          answer,
-          await ctx.versioned.update(ctx.namespace, name, body, ctx.gate),
-        ),
+      async () => {
+        const out = await ctx.versioned.update(
+          ctx.namespace,
+          name,
+          body,
+          ctx.gate,
+        );
+        written = out.secret;
+        return versionedWriteResult(answer, out);
+      },
     );
+    this.deps.notifier.notify({
+      event: 'update',
+      version: result.version,
+      resourceVersion: result.resourceVersion,
+      secret: {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
+        name,
+        labels: written?.metadata.labels ?? {},
+      },
+      actor: ctx.actor,
+    });
+    return result;
   }
 
   async adopt(
@@ -192,23 +213,50 @@ export class SecretsService {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
     };
-    return this.deps.audited(ctx, AUDIT_EVENTS.delete, meta, async () => {
-      const report = await ctx.versioned.delete(
-        ctx.namespace,
+    // The labels of the Secret as the delete's own gate read it, for the owners that select it
+    // by label: once it is gone nothing else can say, and another read would cost a request.
+    let labels: Labels = {};
+    const gate: LiveGate = {
+      permit: ctx.gate.permit,
+      admit: (live, actions) => {
+        ctx.gate.admit(live, actions);
+        labels = live.metadata.labels ?? {};
+      },
+    };
+    const result = await this.deps.audited(
+      ctx,
+      AUDIT_EVENTS.delete,
+      meta,
+      async () => {
+        const report = await ctx.versioned.delete(
+          ctx.namespace,
+          name,
+          request,
+          gate,
+        );
+        return {
+          result: report.result,
+          meta: {
+            status: report.result.status,
+            history: report.result.history,
+            ...(report.cleanup
+              ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
+              : {}),
+          },
+        };
+      },
+    );
+    this.deps.notifier.notify({
+      event: 'delete',
+      ...result,
+      secret: {
+        cluster: ctx.cluster.name,
+        namespace: ctx.namespace,
         name,
-        request,
-        ctx.gate,
-      );
-      return {
-        result: report.result,
-        meta: {
-          status: report.result.status,
-          history: report.result.history,
-          ...(report.cleanup
-            ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
-            : {}),
-        },
-      };
+        labels,
+      },
+      actor: ctx.actor,
     });
+    return result;
   }
 }

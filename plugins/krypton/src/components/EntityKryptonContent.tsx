@@ -11,13 +11,13 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
-import { kryptonApiRef } from '../api/KryptonApi';
-import { useKryptonAnnotationPrefix } from './annotationPrefix';
 import {
   KUBERNETES_NAMESPACE_ANNOTATION,
   entitySecretLinks,
   kryptonLinkAnnotations,
-} from './linkedSecrets';
+} from '@krypton/plugin-krypton-common';
+import { kryptonApiRef } from '../api/KryptonApi';
+import { useKryptonAnnotationPrefix } from './annotationPrefix';
 import { SecretTable } from './list/SecretTable';
 import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
 import { SecretHref, useSecretHref } from './secretLink';

@@ -1,9 +1,9 @@
 import { Entity, parseEntityRef } from '@backstage/catalog-model';
+import { Labels } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useMemo } from 'react';
 import { groupByEntity, humanizeRef, normalizeRef } from './groupByEntity';
-import { Labels } from './labelSelector';
 
 export interface EntityGroupsProps<T> {
   items: readonly T[];

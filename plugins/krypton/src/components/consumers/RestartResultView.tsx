@@ -1,5 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
 import {
+  Labels,
   RestartFailure,
   RestartResult,
   WorkloadRef,
@@ -17,7 +18,6 @@ import { useCallback, useMemo } from 'react';
 import { DiscoveryFailureTable } from './ConsumerTable';
 import { STATUS_HEADLINES, STATUS_SEVERITY } from './describe';
 import { EntityGroups } from './EntityGroups';
-import { Labels } from './labelSelector';
 
 /** One matched workload of a restart: acknowledged, or failed with the server's guidance. */
 type Outcome = WorkloadRef & { failure?: RestartFailure };

@@ -4,20 +4,19 @@ import {
   parseEntityRef,
   stringifyEntityRef,
 } from '@backstage/catalog-model';
-import { WorkloadRef } from '@krypton/plugin-krypton-common';
 import {
+  KUBERNETES_NAMESPACE_ANNOTATION,
   LabelRequirement,
   Labels,
+  WorkloadRef,
   matchesRequirements,
-  parseLabelSelector,
-} from './labelSelector';
+  tryParseLabelSelector,
+} from '@krypton/plugin-krypton-common';
 
 /** The Backstage Kubernetes plugin's annotations that tie cluster objects to an entity. */
 export const KUBERNETES_ID_ANNOTATION = 'backstage.io/kubernetes-id';
 export const KUBERNETES_LABEL_SELECTOR_ANNOTATION =
   'backstage.io/kubernetes-label-selector';
-export const KUBERNETES_NAMESPACE_ANNOTATION =
-  'backstage.io/kubernetes-namespace';
 
 export const NOT_IN_CATALOG_TITLE = 'Not in the catalog';
 
@@ -65,7 +64,7 @@ function matcherOf(entity: Entity): EntityMatcher | undefined {
   const id = annotation(entity, KUBERNETES_ID_ANNOTATION);
   let requirements: LabelRequirement[] | undefined;
   if (selector?.trim()) {
-    requirements = parseLabelSelector(selector);
+    requirements = tryParseLabelSelector(selector);
   } else if (selector !== undefined || id !== undefined) {
     requirements = [
       {

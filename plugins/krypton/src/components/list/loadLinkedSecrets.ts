@@ -1,5 +1,8 @@
+import {
+  EntitySecretLinks,
+  SecretSelector,
+} from '@krypton/plugin-krypton-common';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
-import { EntitySecretLinks, SecretSelector } from '../linkedSecrets';
 import { SecretRow, problemRow, summaryRow } from './secretRows';
 
 /** The server's message of a ResponseError (Krypton's fixed text), or a failure's own message. */

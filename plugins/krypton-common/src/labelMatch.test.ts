@@ -1,4 +1,4 @@
-import { matchesLabelSelector, parseLabelSelector } from './labelSelector';
+import { matchesLabelSelector, tryParseLabelSelector } from './labelMatch';
 
 const labels = {
   app: 'payments',
@@ -7,10 +7,10 @@ const labels = {
   empty: '',
 };
 
-describe('parseLabelSelector', () => {
+describe('tryParseLabelSelector', () => {
   it('parses every term form, keeping the commas inside sets', () => {
     expect(
-      parseLabelSelector(
+      tryParseLabelSelector(
         'app=payments, tier==api,env!=prod,zone in (a, b),team notin (x),canary,!legacy',
       ),
     ).toEqual([
@@ -25,24 +25,24 @@ describe('parseLabelSelector', () => {
   });
 
   it('rejects what the API server would reject', () => {
-    expect(parseLabelSelector('')).toBeUndefined();
-    expect(parseLabelSelector('app=')).toEqual([
+    expect(tryParseLabelSelector('')).toBeUndefined();
+    expect(tryParseLabelSelector('app=')).toEqual([
       { key: 'app', op: 'equals', value: '' },
     ]);
-    expect(parseLabelSelector('app in (a')).toBeUndefined();
-    expect(parseLabelSelector('app = pay ments')).toBeUndefined();
-    expect(parseLabelSelector('app>1')).toBeUndefined();
-    expect(parseLabelSelector('app in ((a))')).toBeUndefined();
-    expect(parseLabelSelector('app in a)')).toBeUndefined();
-    expect(parseLabelSelector(`app=${'a'.repeat(64)}`)).toBeUndefined();
+    expect(tryParseLabelSelector('app in (a')).toBeUndefined();
+    expect(tryParseLabelSelector('app = pay ments')).toBeUndefined();
+    expect(tryParseLabelSelector('app>1')).toBeUndefined();
+    expect(tryParseLabelSelector('app in ((a))')).toBeUndefined();
+    expect(tryParseLabelSelector('app in a)')).toBeUndefined();
+    expect(tryParseLabelSelector(`app=${'a'.repeat(64)}`)).toBeUndefined();
   });
 
   it('reads what kubectl accepts: "in(", blanks and empty set values', () => {
-    expect(parseLabelSelector('zone in(a , ,b), ! legacy')).toEqual([
+    expect(tryParseLabelSelector('zone in(a , ,b), ! legacy')).toEqual([
       { key: 'zone', op: 'in', values: ['a', '', 'b'] },
       { key: 'legacy', op: 'notExists' },
     ]);
-    expect(parseLabelSelector('zone notin ()')).toEqual([
+    expect(tryParseLabelSelector('zone notin ()')).toEqual([
       { key: 'zone', op: 'notIn', values: [''] },
     ]);
   });
@@ -51,10 +51,10 @@ describe('parseLabelSelector', () => {
     // An earlier regex failed on these in 2^n ways: 27 empty values took 45 s, 200 would never end.
     for (const n of [27, 200]) {
       const hostile = `a in (${', '.repeat(n)}!)`;
-      expect(parseLabelSelector(hostile)).toBeUndefined();
+      expect(tryParseLabelSelector(hostile)).toBeUndefined();
       expect(matchesLabelSelector(hostile, { a: '' })).toBe(false);
     }
-    expect(parseLabelSelector(','.repeat(1024))).toBeUndefined();
+    expect(tryParseLabelSelector(','.repeat(1024))).toBeUndefined();
   });
 });
 

@@ -5,7 +5,8 @@ import {
   kryptonLinkAnnotations,
   kryptonSecretsAnnotation,
   linkedSecrets,
-} from './linkedSecrets';
+  linksSecret,
+} from './entityLinks';
 
 const entity = (annotations: Record<string, string> = {}): Entity => ({
   apiVersion: 'backstage.io/v1alpha1',
@@ -229,5 +230,70 @@ describe('entitySecretLinks', () => {
     expect(has({ [names.secrets]: 'demo/a..b' })).toBe(false);
     expect(has({ [names.secrets]: 'demo/db' })).toBe(true);
     expect(has({ [names.selector]: 'app=x' })).toBe(true);
+  });
+});
+
+describe('linksSecret', () => {
+  const names = kryptonLinkAnnotations('krypton.io');
+  const secret = {
+    cluster: 'prod',
+    namespace: 'payments',
+    name: 'db',
+    labels: { app: 'payments', tier: 'api' },
+  };
+  const links = (annotations: Record<string, string>) =>
+    linksSecret(
+      entitySecretLinks(entity(annotations), 'krypton.io'),
+      secret,
+      'prod',
+    );
+
+  it('matches a named entry by cluster, namespace and name', () => {
+    expect(links({ [names.secrets]: 'other/x, payments/db' })).toBe(true);
+    expect(links({ [names.secrets]: 'prod/payments/db' })).toBe(true);
+    expect(links({ [names.secrets]: 'payments/db2,other/db' })).toBe(false);
+    expect(links({ [names.secrets]: 'staging/payments/db' })).toBe(false);
+  });
+
+  it('reads an entry without a cluster as the default cluster only', () => {
+    const named = entitySecretLinks(
+      entity({ [names.secrets]: 'payments/db' }),
+      'krypton.io',
+    );
+    expect(linksSecret(named, secret, 'prod')).toBe(true);
+    expect(linksSecret(named, secret, 'staging')).toBe(false);
+  });
+
+  it("matches a selector in the Secret's namespace and cluster against its labels", () => {
+    const selector = (labelSelector: string, more = {}) => ({
+      [names.selector]: labelSelector,
+      [names.namespace]: 'payments',
+      ...more,
+    });
+    expect(links(selector('app=payments,tier in (api,worker)'))).toBe(true);
+    expect(links(selector('app=payments,tier=worker'))).toBe(false);
+    expect(links(selector('app=payments', { [names.cluster]: 'prod' }))).toBe(
+      true,
+    );
+    expect(
+      links(selector('app=payments', { [names.cluster]: 'staging' })),
+    ).toBe(false);
+    expect(
+      links({ [names.selector]: 'app=payments', [names.namespace]: 'other' }),
+    ).toBe(false);
+    expect(
+      links({
+        [names.selector]: 'app=payments',
+        'backstage.io/kubernetes-namespace': 'payments',
+      }),
+    ).toBe(true);
+  });
+
+  it('never matches through a selector that has a problem', () => {
+    // Without a namespace the selector is a problem on the tab, never a match in any namespace.
+    expect(links({ [names.selector]: 'app=payments' })).toBe(false);
+    expect(
+      links({ [names.selector]: 'app=(x', [names.namespace]: 'payments' }),
+    ).toBe(false);
   });
 });

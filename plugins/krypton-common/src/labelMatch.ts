@@ -1,25 +1,21 @@
-import {
-  KryptonError,
-  LabelRequirement,
-  parseLabelSelector as parseStrictly,
-} from '@krypton/plugin-krypton-common';
+import { KryptonError } from './errors';
+import { LabelRequirement, parseLabelSelector } from './labelSelector';
 
-export type { LabelRequirement };
-
+/** The labels of a Kubernetes object, as a selector sees them. */
 export type Labels = Readonly<Record<string, string>>;
 
 /**
  * The terms of a selector in the syntax kubectl and the Backstage Kubernetes plugin accept, or
  * undefined when the API server would reject it: such a selector selects nothing there, so it
- * must not select anything here either. The parser is the backend's own, so the two never
- * disagree on what a selector is, and it is linear: a hostile catalog annotation cannot freeze
- * the page.
+ * must not select anything here either. The parser is the one that validates the list route's
+ * selectors, so the two never disagree on what a selector is, and it is linear: a hostile catalog
+ * annotation cannot freeze a page or the backend.
  */
-export function parseLabelSelector(
+export function tryParseLabelSelector(
   selector: string,
 ): LabelRequirement[] | undefined {
   try {
-    return parseStrictly(selector);
+    return parseLabelSelector(selector);
   } catch (e) {
     if (e instanceof KryptonError) return undefined;
     throw e;
@@ -61,7 +57,7 @@ export function matchesLabelSelector(
   selector: string,
   labels: Labels,
 ): boolean {
-  const requirements = parseLabelSelector(selector);
+  const requirements = tryParseLabelSelector(selector);
   return (
     requirements !== undefined && matchesRequirements(requirements, labels)
   );

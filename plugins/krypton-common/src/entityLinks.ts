@@ -1,10 +1,11 @@
 import { Entity } from '@backstage/catalog-model';
+import { Labels, matchesLabelSelector } from './labelMatch';
 import {
   isSnapshotName,
   validateLabelSelector,
   validateNamespace,
   validateSecretName,
-} from '@krypton/plugin-krypton-common';
+} from './validation';
 
 /** The Backstage Kubernetes plugin's namespace annotation, the selector's fallback namespace. */
 export const KUBERNETES_NAMESPACE_ANNOTATION =
@@ -188,5 +189,44 @@ export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
     links.refs.length > 0 ||
     links.selector !== undefined ||
     links.selectorProblem !== undefined
+  );
+}
+
+/** What a link is matched against: where a live Secret is, and its labels. */
+export interface LinkedSecretFacts {
+  cluster: string;
+  namespace: string;
+  name: string;
+  labels: Labels;
+}
+
+/**
+ * Whether an entity's links reach this live Secret: a named entry of its cluster, namespace and
+ * name, or the selector of its cluster and namespace matching its labels. An entry or selector
+ * without a cluster means the default cluster, as the entity tab reads it.
+ */
+export function linksSecret(
+  links: EntitySecretLinks,
+  secret: LinkedSecretFacts,
+  defaultCluster: string,
+): boolean {
+  const sameCluster = (cluster: string | undefined) =>
+    (cluster ?? defaultCluster) === secret.cluster;
+  if (
+    links.refs.some(
+      ref =>
+        sameCluster(ref.cluster) &&
+        ref.namespace === secret.namespace &&
+        ref.name === secret.name,
+    )
+  ) {
+    return true;
+  }
+  const selector = links.selector;
+  return (
+    selector !== undefined &&
+    sameCluster(selector.cluster) &&
+    selector.namespace === secret.namespace &&
+    matchesLabelSelector(selector.labelSelector, secret.labels)
   );
 }
