@@ -1,0 +1,89 @@
+// Checks the fresh app's production bundle (packages/app/dist) for common's engine entry:
+//   node checkBundle.mjs <app dir> <engine string>...
+// The check could fail: each engine string must be in the installed common's dist. It must then be
+// in no file of the bundle (scripts and their source maps), no bundled module may come from
+// common's engine files (the source maps' `sources`), and Krypton's frontend must be in the bundle,
+// which shows that app.packages: all discovered it.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const [app, ...engineStrings] = process.argv.slice(2);
+const dist = join(app, 'packages/app/dist');
+const common = join(app, 'node_modules/@krypton/plugin-krypton-common/dist');
+// plugins/krypton/src/components/history/HistoryTab.tsx, only reachable through the Krypton page.
+const FRONTEND_STRING = 'No versions yet: Krypton keeps a version';
+const errors = [];
+
+function files(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter(e => e.isFile())
+    .map(e => join(e.parentPath ?? e.path, e.name));
+}
+const holding = (list, s) =>
+  list.filter(f => readFileSync(f, 'utf8').includes(s));
+
+const commonFiles = files(common);
+const bundle = files(dist).filter(f => /\.(js|map|html)$/.test(f));
+
+for (const s of engineStrings) {
+  const inCommon = holding(commonFiles, s);
+  if (!inCommon.length) {
+    errors.push(
+      `"${s}" is not in the installed common's dist, so this check could not fail`,
+    );
+  }
+  const inBundle = holding(bundle, s);
+  if (inBundle.length) {
+    errors.push(
+      `"${s}" (common's engine) is in the bundle: ${inBundle
+        .map(f => relative(dist, f))
+        .join(', ')}`,
+    );
+  }
+  console.error(
+    `[install-test] "${s}": ${inCommon.length} files of the installed common's dist, ${inBundle.length} of the bundle's ${bundle.length}`,
+  );
+}
+
+const frontendHolders = holding(bundle, FRONTEND_STRING);
+if (!frontendHolders.length) {
+  errors.push(
+    `Krypton's frontend ("${FRONTEND_STRING}") is not in the bundle: the app did not pick up @krypton/plugin-krypton`,
+  );
+}
+
+// Every module that the bundle took from common, by the source maps' sources.
+const commonModules = new Set();
+for (const map of bundle.filter(f => f.endsWith('.map'))) {
+  const { sources = [] } = JSON.parse(readFileSync(map, 'utf8'));
+  for (const s of sources) {
+    const m = /@krypton\/plugin-krypton-common\/(.*)$/.exec(s);
+    if (m) commonModules.add(m[1]);
+  }
+}
+const engineModules = [...commonModules].filter(m =>
+  /(^|\/)(kubernetes\/|engine\.)/.test(m),
+);
+if (engineModules.length) {
+  errors.push(
+    `the bundle holds modules of common's engine: ${engineModules.join(', ')}`,
+  );
+}
+if (!commonModules.size) {
+  errors.push(
+    'the source maps name no module of common: the structural check saw nothing',
+  );
+}
+console.error(
+  `[install-test] the bundle holds Krypton's frontend (${frontendHolders
+    .map(f => relative(dist, f))
+    .join(', ')}) and ${commonModules.size} modules of common, ${
+    engineModules.length
+  } of them from its engine: ${[...commonModules].sort().join(', ')}`,
+);
+
+if (errors.length) {
+  for (const e of errors)
+    console.error(`[install-test] BUNDLE CHECK FAILED: ${e}`);
+  process.exit(1);
+}
