@@ -23,6 +23,7 @@ export {
   linkedSecrets,
 } from '@krypton/plugin-krypton-common';
 export { useKryptonAnnotationPrefix } from './components/annotationPrefix';
+export { isKryptonAvailable } from './isKryptonAvailable';
 export type {
   EntitySecretLinks,
   KryptonLinkAnnotations,

@@ -8,7 +8,7 @@ import VpnKeyIcon from '@material-ui/icons/VpnKey';
 import {
   EntityKryptonContent,
   KryptonPage,
-  hasLinkedSecrets,
+  isKryptonAvailable,
 } from '@krypton/plugin-krypton';
 
 // packages/app/src/App.tsx, among the routes
@@ -21,11 +21,7 @@ export const routes = (
 // packages/app/src/components/catalog/EntityPage.tsx, in an entity page's layout
 export const serviceEntityPage = (
   <EntityLayout>
-    <EntityLayout.Route
-      path="/krypton"
-      title="Secrets"
-      if={entity => hasLinkedSecrets(entity, 'krypton.io')}
-    >
+    <EntityLayout.Route path="/krypton" title="Secrets" if={isKryptonAvailable}>
       <EntityKryptonContent />
     </EntityLayout.Route>
   </EntityLayout>
