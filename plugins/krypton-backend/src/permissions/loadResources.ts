@@ -1,14 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import {
-  isSnapshotName,
   parseSecretResourceRef,
   validateNamespace,
-  validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import { LiveSecrets } from '@krypton/plugin-krypton-common/engine';
 import { KryptonBackendConfig } from '../config';
 import { Cluster } from '../kubernetes/clusters';
 import { HttpKubeGateway } from '../kubernetes/kubeGateway';
+import { admitSecretName } from '../services/callers';
 import { KryptonSecretResource, secretResource } from './resource';
 
 /**
@@ -25,18 +24,31 @@ export function createResourceLoader(deps: {
   logger: LoggerService;
 }) {
   const { config, logger } = deps;
-  const clusters = new Map(deps.clusters.map(c => [c.name, c]));
+  // Krypton's own reader of each cluster, made once: nothing in it depends on the caller.
+  const readers = new Map(
+    deps.clusters.map(cluster => [
+      cluster.name,
+      new LiveSecrets({
+        gateway: new HttpKubeGateway(cluster.transport, logger),
+        cluster: cluster.name,
+        annotationPrefix: config.annotationPrefix,
+        managedOnly: config.managedOnly,
+        historyLimit: config.historyLimit,
+        proveWrites: false,
+      }),
+    ]),
+  );
   const load = async (
     ref: string,
   ): Promise<KryptonSecretResource | undefined> => {
     const parts = parseSecretResourceRef(ref);
-    const cluster = parts && clusters.get(parts.cluster);
-    if (!parts || !cluster) return undefined;
+    const live = parts && readers.get(parts.cluster);
+    if (!parts || !live) return undefined;
     try {
       validateNamespace(parts.namespace);
       if (parts.name === '*') {
         return {
-          cluster: cluster.name,
+          cluster: live.cluster,
           namespace: parts.namespace,
           name: '',
           labels: {},
@@ -44,16 +56,7 @@ export function createResourceLoader(deps: {
           access: { owners: [], editors: [], viewers: [] },
         };
       }
-      validateSecretName(parts.name);
-      if (isSnapshotName(parts.name)) return undefined;
-      const live = new LiveSecrets({
-        gateway: new HttpKubeGateway(cluster.transport, logger),
-        cluster: cluster.name,
-        annotationPrefix: config.annotationPrefix,
-        managedOnly: config.managedOnly,
-        historyLimit: config.historyLimit,
-        proveWrites: false,
-      });
+      admitSecretName(parts.name);
       return secretResource(
         live,
         await live.loadMetadata(parts.namespace, parts.name),

@@ -44,6 +44,7 @@ import { KryptonBackendConfig } from '../config';
 import { impersonationFor } from '../identity';
 import { Cluster } from '../kubernetes/clusters';
 import { HttpKubeGateway } from '../kubernetes/kubeGateway';
+import { SecretChange } from '../notifications';
 import { PolicyGate, ResourceDecision } from '../permissions/policyGate';
 import { KryptonSecretResource, secretResource } from '../permissions/resource';
 
@@ -131,6 +132,8 @@ export interface SecretRequestContext extends ClusterRequestContext {
   admitPlacement(type?: string): void;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
+  /** Which Secret a notification is about and who changed it, from the object the write saw. */
+  changeOf(secret: NativeSecret): Pick<SecretChange, 'secret' | 'actor'>;
 }
 
 export interface ContextDeps {
@@ -283,6 +286,15 @@ export function createContextResolver(deps: ContextDeps) {
           throw new KryptonError('forbidden', messages.typeNotAllowed);
       },
       auditMeta: name => ({ cluster: cluster.name, namespace, name }),
+      changeOf: secret => ({
+        secret: {
+          cluster: cluster.name,
+          namespace,
+          name: secret.metadata.name ?? '',
+          labels: secret.metadata.labels ?? {},
+        },
+        actor,
+      }),
     };
   }
 

@@ -5,7 +5,6 @@ import {
   parseRestoreRequest,
   parseVersionParam,
 } from '@krypton/plugin-krypton-common';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { SecretTarget, admitSecretName } from './callers';
 import { ServiceDeps } from './deps';
@@ -57,35 +56,22 @@ export class HistoryService {
       restoredVersion: String(body.version),
     };
     const answer = ctx.answerFor();
-    let written: NativeSecret | undefined;
-    const result = await this.deps.audited(
-      ctx,
-      AUDIT_EVENTS.restore,
-      meta,
-      async () => {
-        const out = await ctx.versioned.restore(
-          ctx.namespace,
-          name,
-          body,
-          ctx.gate,
-        );
-        written = out.secret;
-        return versionedWriteResult(answer, out);
-      },
-    );
-    this.deps.notifier.notify({
-      event: 'restore',
-      restoredVersion: body.version,
-      version: result.version,
-      resourceVersion: result.resourceVersion,
-      secret: {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
+    return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () => {
+      const out = await ctx.versioned.restore(
+        ctx.namespace,
         name,
-        labels: written?.metadata.labels ?? {},
-      },
-      actor: ctx.actor,
+        body,
+        ctx.gate,
+      );
+      const written = await versionedWriteResult(answer, out);
+      this.deps.notifier.notify({
+        event: 'restore',
+        restoredVersion: body.version,
+        version: written.result.version,
+        resourceVersion: written.result.resourceVersion,
+        ...ctx.changeOf(out.secret),
+      });
+      return written;
     });
-    return result;
   }
 }

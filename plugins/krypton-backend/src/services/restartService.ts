@@ -1,7 +1,6 @@
 import {
   ConsumersResult,
   KryptonError,
-  Labels,
   LastRestart,
   RestartResult,
   messages,
@@ -26,14 +25,12 @@ export class RestartService {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     const { logger, restartResults } = this.deps;
-    let labels: Labels = {};
-    const result = await this.deps.audited(
+    return this.deps.audited(
       ctx,
       AUDIT_EVENTS.restart,
       ctx.auditMeta(name),
       async () => {
         const live = await ctx.live.gateRestart(ctx.namespace, name, ctx.gate);
-        labels = live.metadata.labels ?? {};
         const out = await ctx.restart.restart(ctx.namespace, name);
         try {
           await restartResults.save(
@@ -57,6 +54,14 @@ export class RestartService {
             }`,
           );
         }
+        // Every result is news to the owners, a failed one most of all.
+        this.deps.notifier.notify({
+          event: 'restart',
+          status: out.status,
+          requested: out.requested.length,
+          failed: out.failures.length,
+          ...ctx.changeOf(live),
+        });
         return {
           result: out,
           meta: {
@@ -73,21 +78,6 @@ export class RestartService {
         };
       },
     );
-    // Every result is news to the owners, a failed one most of all.
-    this.deps.notifier.notify({
-      event: 'restart',
-      status: result.status,
-      requested: result.requested.length,
-      failed: result.failures.length,
-      secret: {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name,
-        labels,
-      },
-      actor: ctx.actor,
-    });
-    return result;
   }
 
   /** The last restart result of this live Secret (its UID), whoever requested it. */

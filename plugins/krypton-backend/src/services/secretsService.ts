@@ -1,7 +1,6 @@
 import {
   DeleteResult,
   KryptonError,
-  Labels,
   SecretDto,
   SecretSummary,
   SecretWriteAnswer,
@@ -130,8 +129,7 @@ export class SecretsService {
     const ctx = await this.deps.callers.context(target);
     const body = parseUpdateRequest(request);
     const answer = ctx.answerFor();
-    let written: NativeSecret | undefined;
-    const result = await this.deps.audited(
+    return this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,
       ctx.auditMeta(name),
@@ -142,23 +140,16 @@ export class SecretsService {
           body,
           ctx.gate,
         );
-        written = out.secret;
-        return versionedWriteResult(answer, out);
+        const written = await versionedWriteResult(answer, out);
+        this.deps.notifier.notify({
+          event: 'update',
+          version: written.result.version,
+          resourceVersion: written.result.resourceVersion,
+          ...ctx.changeOf(out.secret),
+        });
+        return written;
       },
     );
-    this.deps.notifier.notify({
-      event: 'update',
-      version: result.version,
-      resourceVersion: result.resourceVersion,
-      secret: {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
-        name,
-        labels: written?.metadata.labels ?? {},
-      },
-      actor: ctx.actor,
-    });
-    return result;
   }
 
   async adopt(
@@ -213,50 +204,40 @@ export class SecretsService {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
     };
-    // The labels of the Secret as the delete's own gate read it, for the owners that select it
-    // by label: once it is gone nothing else can say, and another read would cost a request.
-    let labels: Labels = {};
+    // The Secret as the delete's own gate read it, for the owners that select it by label: once
+    // it is gone nothing else can say, and another read would cost a request.
+    let deleted: NativeSecret | undefined;
     const gate: LiveGate = {
       permit: ctx.gate.permit,
       admit: (live, actions) => {
         ctx.gate.admit(live, actions);
-        labels = live.metadata.labels ?? {};
+        deleted = live;
       },
     };
-    const result = await this.deps.audited(
-      ctx,
-      AUDIT_EVENTS.delete,
-      meta,
-      async () => {
-        const report = await ctx.versioned.delete(
-          ctx.namespace,
-          name,
-          request,
-          gate,
-        );
-        return {
-          result: report.result,
-          meta: {
-            status: report.result.status,
-            history: report.result.history,
-            ...(report.cleanup
-              ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
-              : {}),
-          },
-        };
-      },
-    );
-    this.deps.notifier.notify({
-      event: 'delete',
-      ...result,
-      secret: {
-        cluster: ctx.cluster.name,
-        namespace: ctx.namespace,
+    return this.deps.audited(ctx, AUDIT_EVENTS.delete, meta, async () => {
+      const report = await ctx.versioned.delete(
+        ctx.namespace,
         name,
-        labels,
-      },
-      actor: ctx.actor,
+        request,
+        gate,
+      );
+      if (deleted) {
+        this.deps.notifier.notify({
+          event: 'delete',
+          ...report.result,
+          ...ctx.changeOf(deleted),
+        });
+      }
+      return {
+        result: report.result,
+        meta: {
+          status: report.result.status,
+          history: report.result.history,
+          ...(report.cleanup
+            ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
+            : {}),
+        },
+      };
     });
-    return result;
   }
 }
