@@ -60,6 +60,28 @@ ensure_toolchain() {
   export YARN_ENABLE_TELEMETRY=0
   # Corepack would otherwise try to fetch its own Yarn for "packageManager".
   export COREPACK_ENABLE_STRICT=0
+  # better-sqlite3's prebuilt binary is downloaded from outside the registries, which our
+  # machines cannot reach, so it compiles from source: two minutes of every clean install on two
+  # cores. prebuild-install looks in this folder first; keep_native_prebuilds fills it.
+  export npm_config_better_sqlite3_local_prebuilds="$KRYPTON_TOOLCHAIN_CACHE/prebuilds"
+}
+
+# Keeps the better-sqlite3 addon that an install just compiled, under the name of the download
+# it stands in for (version, Node ABI, platform, arch), so that later installs in any clone on
+# this machine unpack it instead of compiling again. A different version or Node gets a new name
+# and compiles once.
+keep_native_prebuilds() {
+  local pkg="$KRYPTON_ROOT/node_modules/better-sqlite3"
+  local dir="$npm_config_better_sqlite3_local_prebuilds"
+  [ -f "$pkg/build/Release/better_sqlite3.node" ] || return 0
+  local name
+  name="$(node -p 'const p = require(process.argv[1] + "/package.json"), v = process.versions;
+    `${p.name}-v${p.version}-node-v${v.modules}-${process.platform}-${process.arch}.tar.gz`' "$pkg")"
+  [ -f "$dir/$name" ] && return 0
+  mkdir -p "$dir"
+  tar -czf "$dir/$name.$$" -C "$pkg" build/Release/better_sqlite3.node
+  mv "$dir/$name.$$" "$dir/$name"
+  log "kept the compiled better-sqlite3 addon as $dir/$name"
 }
 
 # Installs Debian packages the way Playwright's --with-deps installs its dependencies: apt-get as
