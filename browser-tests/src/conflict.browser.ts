@@ -36,7 +36,7 @@ describe('editing one Secret in two tabs', () => {
     await browser?.close();
   });
 
-  it('gives the second save a conflict prompt, and Reload latest recovers', async () => {
+  it('tells the second tab of the first save at once, gives its save a conflict prompt, and Reload latest recovers', async () => {
     const first = await openEditor(context);
     const second = await openEditor(context);
 
@@ -44,6 +44,27 @@ describe('editing one Secret in two tabs', () => {
     await first.getByRole('button', { name: 'Save' }).click();
     await first.getByRole('button', { name: 'Edit', exact: true }).waitFor();
     expect(decodeValue(await readSecret(SECRET), 'color')).toBe('green');
+
+    // The save's signal reaches the open form at once (the signals plugin, over its WebSocket);
+    // the tab that saved takes its own signal as no news.
+    await second
+      .getByText(
+        'Changed elsewhere: this Secret was changed outside this page.',
+        {
+          exact: false,
+        },
+      )
+      .waitFor({ timeout: 10_000 });
+    await second
+      .getByText('Changed elsewhere. A newer version of this Secret exists.', {
+        exact: false,
+      })
+      .waitFor();
+    await screenshot(second, 'edit-changed-elsewhere');
+    await first.waitForTimeout(500);
+    expect(
+      await first.getByText('Changed elsewhere', { exact: false }).count(),
+    ).toBe(0);
 
     await setValue(second, 'color', 'blue');
     await second.getByRole('button', { name: 'Save' }).click();

@@ -3,6 +3,7 @@ import { createFrontendModule } from '@backstage/frontend-plugin-api';
 import { SignInPageBlueprint } from '@backstage/plugin-app-react';
 import { SignInPage } from '@backstage/core-components';
 import catalogPlugin from '@backstage/plugin-catalog/alpha';
+import signalsPlugin from '@backstage/plugin-signals/alpha';
 import kryptonPlugin from '@krypton/plugin-krypton/alpha';
 
 // Guest sign-in: the demo portal has no identity provider. Krypton maps the guest's Backstage
@@ -20,5 +21,6 @@ const signInModule = createFrontendModule({
 });
 
 export default createApp({
-  features: [catalogPlugin, kryptonPlugin, signInModule],
+  // The signals plugin pushes Krypton's "this Secret changed" to open pages, instead of polling.
+  features: [catalogPlugin, signalsPlugin, kryptonPlugin, signInModule],
 });

@@ -4,6 +4,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { notificationService } from '@backstage/plugin-notifications-node';
+import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import {
   kryptonSecretPermissions,
   kryptonStorageRewritePermission,
@@ -16,11 +17,12 @@ import { createClusters } from './kubernetes/clusters';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerKryptonActions } from './actions/kryptonActions';
 import { createRouter } from './http/router';
-import { createSecretNotifier } from './notifications';
+import { combineNotifiers, createSecretNotifier } from './notifications';
 import { createResourceLoader } from './permissions/loadResources';
 import { kryptonSecretResourceRef } from './permissions/resource';
 import { kryptonSecretRules } from './permissions/rules';
 import { createKryptonServices } from './services';
+import { createSecretSignaller } from './signals/secretSignals';
 
 /** Krypton's backend plugin, mounted at /api/krypton. */
 export const kryptonPlugin = createBackendPlugin({
@@ -44,6 +46,9 @@ export const kryptonPlugin = createBackendPlugin({
         notifications: notificationService,
         catalog: catalogServiceRef,
         auth: coreServices.auth,
+        // The default factory publishes through the events service; the signals backend, where it
+        // is installed, delivers to the pages that subscribed.
+        signals: signalsServiceRef,
       },
       async init(deps) {
         const {
@@ -98,12 +103,15 @@ export const kryptonPlugin = createBackendPlugin({
           clusters,
           restartResults: new RestartResultStore(db),
           storageRewrites: new StorageRewriteStore(db),
-          notifier: createSecretNotifier({
-            ...deps,
-            settings: kryptonConfig.notifications,
-            annotationPrefix: kryptonConfig.annotationPrefix,
-            defaultCluster: clusters[0].name,
-          }),
+          notifier: combineNotifiers(
+            createSecretNotifier({
+              ...deps,
+              settings: kryptonConfig.notifications,
+              annotationPrefix: kryptonConfig.annotationPrefix,
+              defaultCluster: clusters[0].name,
+            }),
+            createSecretSignaller(deps),
+          ),
         });
         registerKryptonActions(actionsRegistry, services);
         httpRouter.use(

@@ -20,3 +20,4 @@ export * from './labelMatch';
 export * from './entityLinks';
 export * from './entityRefs';
 export * from './keyDiff';
+export * from './signals';

@@ -2,6 +2,7 @@ import {
   AuditorService,
   AuditorServiceEvent,
   AuthService,
+  BackendFeature,
   LoggerService,
   PermissionsService,
   coreServices,
@@ -17,6 +18,7 @@ import {
 import mcpActionsBackend from '@backstage/plugin-mcp-actions-backend';
 import notificationsBackend from '@backstage/plugin-notifications-backend';
 import signalsBackend from '@backstage/plugin-signals-backend';
+import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import { Entity } from '@backstage/catalog-model';
 import {
   CatalogService,
@@ -265,6 +267,16 @@ function recordingCatalog(entities: Entity[], calls: string[]) {
   });
 }
 
+/**
+ * The scaffolder backend and Krypton's scaffolder module, loaded only by the tests that ask for
+ * them: the scaffolder is heavy, and most tests do without it (jest has no dynamic import here).
+ */
+function scaffolderFeatures(): BackendFeature[] {
+  const scaffolder: typeof import('@backstage/plugin-scaffolder-backend') = require('@backstage/plugin-scaffolder-backend');
+  const kryptonModule: typeof import('@krypton/plugin-scaffolder-backend-module-krypton') = require('@krypton/plugin-scaffolder-backend-module-krypton');
+  return [scaffolder.default, kryptonModule.default];
+}
+
 export interface KryptonTestBackend {
   server: Parameters<typeof import('supertest')>[0];
   /** Base URL of the backend's HTTP server, for clients other than supertest. */
@@ -301,6 +313,11 @@ export async function startKryptonBackend(
     notifications?: boolean;
     /** An in-memory catalog of these entities for every plugin, Krypton's and the others'. */
     catalog?: { entities: Entity[] };
+    /**
+     * The real scaffolder backend beside Krypton, with Krypton's scaffolder module. It reads its
+     * templates from the catalog, so give one.
+     */
+    scaffolder?: boolean;
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
@@ -327,9 +344,13 @@ export async function startKryptonBackend(
             ...(options.mcp ? { actions: { pluginSources: ['krypton'] } } : {}),
           },
           ...(options.policy ? { permission: { enabled: true } } : {}),
-          // The notifications backend checks links against the app's address.
+          // The notifications backend checks links against the app's address; the events service
+          // keeps to its in-process bus, since no events backend is installed.
           ...(options.notifications
-            ? { app: { baseUrl: 'http://localhost:3000' } }
+            ? {
+                app: { baseUrl: 'http://localhost:3000' },
+                events: { useEventBus: 'never' },
+              }
             : {}),
           krypton: {
             admins: ['group:default/krypton-admins'],
@@ -389,7 +410,12 @@ export async function startKryptonBackend(
             tracingServiceFactory,
           ]
         : []),
-      ...(options.notifications ? [notificationsBackend, signalsBackend] : []),
+      ...(options.notifications
+        ? // The real events service, whose bus all plugins share, so that Krypton's signals
+          // reach the signals backend (the test backend's mock gives each plugin its own).
+          [notificationsBackend, signalsBackend, eventsServiceFactory]
+        : []),
+      ...(options.scaffolder ? scaffolderFeatures() : []),
       ...(options.catalog
         ? [recordingCatalog(options.catalog.entities, catalogCalls)]
         : []),

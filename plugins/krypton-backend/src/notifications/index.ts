@@ -1,3 +1,3 @@
-export { createSecretNotifier } from './notifier';
+export { combineNotifiers, createSecretNotifier } from './notifier';
 export type { SecretNotifier, SecretNotifierOptions } from './notifier';
 export type { SecretChange, SecretChangeEvent } from './payload';

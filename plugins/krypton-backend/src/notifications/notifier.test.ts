@@ -10,6 +10,7 @@ const update: SecretChange = {
   version: 2,
   resourceVersion: '10',
   secret: { cluster: 'prod', namespace: 'payments', name: 'db', labels: {} },
+  uid: 'uid-db',
   actor: 'user:default/root',
 };
 

@@ -63,3 +63,10 @@ export function createSecretNotifier(
     },
   };
 }
+
+/** Hands every change to each of the notifiers (the owners' notifications, the open pages' signals). */
+export function combineNotifiers(
+  ...notifiers: SecretNotifier[]
+): SecretNotifier {
+  return { notify: change => notifiers.forEach(n => n.notify(change)) };
+}

@@ -26,6 +26,8 @@ export type SecretChangeEvent =
 /** One operation's outcome on one live Secret, and who made it. */
 export type SecretChange = SecretChangeEvent & {
   secret: LinkedSecretFacts;
+  /** The live Secret's uid, which names its signals channel. */
+  uid: string;
   /** The user's normalized entity ref. */
   actor: string;
 };

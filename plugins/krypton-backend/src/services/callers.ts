@@ -132,8 +132,10 @@ export interface SecretRequestContext extends ClusterRequestContext {
   admitPlacement(type?: string): void;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
-  /** Which Secret a notification is about and who changed it, from the object the write saw. */
-  changeOf(secret: NativeSecret): Pick<SecretChange, 'secret' | 'actor'>;
+  /** Which Secret a notification or signal is about and who changed it, from the object the write saw. */
+  changeOf(
+    secret: NativeSecret,
+  ): Pick<SecretChange, 'secret' | 'uid' | 'actor'>;
 }
 
 export interface ContextDeps {
@@ -293,6 +295,7 @@ export function createContextResolver(deps: ContextDeps) {
           name: secret.metadata.name ?? '',
           labels: secret.metadata.labels ?? {},
         },
+        uid: secret.metadata.uid ?? '',
         actor,
       }),
     };

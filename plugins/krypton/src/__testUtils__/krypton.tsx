@@ -1,3 +1,4 @@
+import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
 import { configApiRef, identityApiRef } from '@backstage/core-plugin-api';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { permissionApiRef } from '@backstage/plugin-permission-react';
@@ -94,6 +95,8 @@ export interface ApiOptions {
   authorize?: (permission: string, resourceRef?: string) => boolean;
   identity?: typeof alice;
   config?: TestConfig;
+  /** The signals plugin's API; without it the app has no signals, as without the plugin. */
+  signals?: SignalApi;
 }
 
 /** The APIs Krypton's components use, with the real client against msw. */
@@ -113,6 +116,9 @@ export function KryptonApis(props: ApiOptions & { children: ReactNode }) {
               : AuthorizeResult.DENY,
           ),
         ],
+        ...(props.signals
+          ? [[signalApiRef, props.signals] as [typeof signalApiRef, SignalApi]]
+          : []),
       ]}
     >
       {props.children}

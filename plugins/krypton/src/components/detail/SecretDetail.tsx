@@ -38,6 +38,7 @@ import {
 import { HistoryTab } from '../history';
 import { keptAnswer, summaryOf } from '../writeAnswer';
 import { AccessTab } from './AccessTab';
+import { ChangeElsewhere, ChangesElsewhere } from './ChangesElsewhere';
 import { SecretFacts } from './SecretFacts';
 import { useSecretSummary } from './useSecretSummary';
 import { useSecretValues } from './useSecretValues';
@@ -116,6 +117,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
     result: DeleteResult;
   }>();
   const [pending, setPending] = useState<DeleteResult>();
+  const [elsewhere, setElsewhere] = useState<ChangeElsewhere>();
+  /** How many changes made elsewhere the page has seen; each reloads the history. */
+  const [changesSeen, setChangesSeen] = useState(0);
 
   const access = useMemo(() => {
     if (!metadata || !identity.principal) return undefined;
@@ -156,6 +160,16 @@ export const SecretDetail = (props: SecretDetailProps) => {
       mayReveal ? refreshValues() : Promise.resolve(),
     ]);
   }, [refreshSummary, refreshValues, mayReveal]);
+
+  const onChangedElsewhere = useCallback(
+    (change: ChangeElsewhere) => {
+      setElsewhere(change);
+      setChangesSeen(n => n + 1);
+      // As Reload latest does; a Secret deleted elsewhere fails to reload, and the notice says why.
+      reloadLive().catch(() => undefined);
+    },
+    [reloadLive],
+  );
 
   if (deleted) {
     return <DeletedNotice secret={deleted.secret} result={deleted.result} />;
@@ -243,6 +257,14 @@ export const SecretDetail = (props: SecretDetailProps) => {
           message={config.error.message}
         />
       )}
+      <ChangesElsewhere
+        location={location}
+        summary={metadata}
+        change={elsewhere}
+        editing={editing !== undefined}
+        onChange={onChangedElsewhere}
+        onDismiss={() => setElsewhere(undefined)}
+      />
       {pending && (
         <PendingDeletionNotice
           secret={metadata}
@@ -329,6 +351,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             reloadLive={reloadLive}
             onRestored={onRestored}
             startRestore={props.startRestore}
+            changesElsewhere={changesSeen}
           />
         </TabPanel>
         <TabPanel baseId={baseId} tab="consumers" current={tab}>

@@ -157,7 +157,7 @@ describe('SecretForm', () => {
 
     expect(
       await screen.findByText(
-        'A newer version of this Secret exists. Reload latest to review it.',
+        'Changed elsewhere. A newer version of this Secret exists. Reload latest to review it.',
       ),
     ).toBeInTheDocument();
     expect(description().value).toBe('My change');

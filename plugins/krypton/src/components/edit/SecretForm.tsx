@@ -324,7 +324,8 @@ export function SecretForm(props: SecretFormProps) {
 
           {newerAvailable && (
             <Alert severity="info">
-              A newer version of this Secret exists. Reload latest to review it.
+              Changed elsewhere. A newer version of this Secret exists. Reload
+              latest to review it.
             </Alert>
           )}
           {reloadError && (

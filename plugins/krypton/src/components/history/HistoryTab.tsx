@@ -51,6 +51,8 @@ export interface HistoryTabProps {
   liveLoading?: boolean;
   /** Undefined when summary is; restore is then not offered. */
   decisions?: ActionDecisions;
+  /** Counts the changes made elsewhere that the page has seen: each new one reloads the list. */
+  changesElsewhere?: number;
   /** Refetches the live Secret (summary and values) in the parent; rejects on failure. */
   reloadLive: () => Promise<void>;
   /**
@@ -261,6 +263,15 @@ export function HistoryTab(props: HistoryTabProps) {
     setExpanded([]);
     return refetch();
   }, [refetch]);
+
+  // A change made elsewhere reloads the list as Reload latest does: its restore choices moved.
+  const changes = props.changesElsewhere ?? 0;
+  const changesLoaded = useRef(changes);
+  useEffect(() => {
+    if (changes === changesLoaded.current) return;
+    changesLoaded.current = changes;
+    reloadHistory();
+  }, [changes, reloadHistory]);
 
   const openRestore = useCallback(
     (target: VersionSummary) => {
