@@ -1,10 +1,10 @@
-// Checks the three packed tarballs as a registry would serve them:
-//   node checkTarballs.mjs <common.tgz> <frontend.tgz> <backend.tgz> <engine string>...
+// Checks the four packed tarballs as a registry would serve them:
+//   node checkTarballs.mjs <common.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <engine string>...
 // Each manifest must point main, module, types, exports and typesVersions at files of its own
 // dist/, name no src/ path and no workspace:, file:, link: or portal: range; the frontend must
 // have what app.packages: all discovers (role frontend-plugin, an ./alpha export); frontend and
 // backend must carry the config schema that backstage-cli compiles from config.d.ts, the backend
-// its knex migrations. The engine strings must be in common's dist (so that the bundle check can
+// its knex migrations; the backend and the scaffolder module must be marked as backend features. The engine strings must be in common's dist (so that the bundle check can
 // fail) and out of everything that common's root entry imports.
 import { execFileSync } from 'node:child_process';
 import {
@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 
-const [commonTgz, frontendTgz, backendTgz, ...engineStrings] =
+const [commonTgz, frontendTgz, backendTgz, moduleTgz, ...engineStrings] =
   process.argv.slice(2);
 const repoRoot = join(dirname(new URL(import.meta.url).pathname), '../..');
 const errors = [];
@@ -168,6 +168,7 @@ function reachable(root, entry) {
 const common = unpack(commonTgz);
 const frontend = unpack(frontendTgz);
 const backend = unpack(backendTgz);
+const scaffolderModule = unpack(moduleTgz);
 try {
   check(common, '@krypton/plugin-krypton-common', [
     '.',
@@ -180,11 +181,16 @@ try {
     './package.json',
   ]);
   check(backend, '@krypton/plugin-krypton-backend', undefined);
+  check(
+    scaffolderModule,
+    '@krypton/plugin-scaffolder-backend-module-krypton',
+    undefined,
+  );
   checkConfigSchema(frontend, '@krypton/plugin-krypton');
   checkConfigSchema(backend, '@krypton/plugin-krypton-backend');
 
   const commonRange = `^${common.pkg.version}`;
-  for (const t of [frontend, backend]) {
+  for (const t of [frontend, backend, scaffolderModule]) {
     const range = t.pkg.dependencies?.['@krypton/plugin-krypton-common'];
     if (range !== commonRange) {
       errors.push(
@@ -206,9 +212,16 @@ try {
       '@krypton/plugin-krypton: ./alpha is not marked as a @backstage/FrontendPlugin',
     );
   }
-  if (backend.pkg.backstage?.features?.['.'] !== '@backstage/BackendFeature') {
+  for (const t of [backend, scaffolderModule]) {
+    if (t.pkg.backstage?.features?.['.'] !== '@backstage/BackendFeature') {
+      errors.push(
+        `${t.pkg.name}: its root entry is not marked as a @backstage/BackendFeature`,
+      );
+    }
+  }
+  if (scaffolderModule.pkg.backstage?.role !== 'backend-plugin-module') {
     errors.push(
-      '@krypton/plugin-krypton-backend: its root entry is not marked as a @backstage/BackendFeature',
+      '@krypton/plugin-scaffolder-backend-module-krypton: its role is not backend-plugin-module',
     );
   }
   const migrations = readdirSync(
@@ -256,6 +269,7 @@ try {
     [common, commonTgz],
     [frontend, frontendTgz],
     [backend, backendTgz],
+    [scaffolderModule, moduleTgz],
   ]) {
     const kib = Math.round(statSync(tgz).size / 1024);
     console.error(
@@ -268,7 +282,7 @@ try {
   }
   console.error(`[install-test] backend migrations: ${packed.join(', ')}`);
 } finally {
-  for (const t of [common, frontend, backend])
+  for (const t of [common, frontend, backend, scaffolderModule])
     rmSync(t.dir, { recursive: true, force: true });
 }
 
@@ -277,4 +291,4 @@ if (errors.length) {
     console.error(`[install-test] TARBALL CHECK FAILED: ${e}`);
   process.exit(1);
 }
-console.error('[install-test] the three tarballs passed their checks');
+console.error('[install-test] the four tarballs passed their checks');

@@ -75,7 +75,7 @@ function pin(createApp) {
   );
 }
 
-function add(common, frontend, backend) {
+function add(common, frontend, backend, scaffolderModule, template) {
   const rootPkg = readJson(join(app, 'package.json'));
   rootPkg.resolutions = {
     ...rootPkg.resolutions,
@@ -85,6 +85,11 @@ function add(common, frontend, backend) {
 
   for (const [workspace, name, tarball] of [
     ['packages/backend', '@krypton/plugin-krypton-backend', backend],
+    [
+      'packages/backend',
+      '@krypton/plugin-scaffolder-backend-module-krypton',
+      scaffolderModule,
+    ],
     ['packages/app', '@krypton/plugin-krypton', frontend],
   ]) {
     const dir = join(app, workspace);
@@ -110,8 +115,19 @@ function add(common, frontend, backend) {
     indexPath,
     index.replace(
       start,
-      `backend.add(import('@krypton/plugin-krypton-backend'));\n\n${start}`,
+      [
+        "backend.add(import('@krypton/plugin-krypton-backend'));",
+        "backend.add(import('@krypton/plugin-scaffolder-backend-module-krypton'));",
+        '',
+        start,
+      ].join('\n'),
     ),
+  );
+
+  // The example template joins create-app's own, in the catalog location that allows Templates.
+  appendFileSync(
+    join(app, 'examples/template/template.yaml'),
+    `\n---\n${readFileSync(template, 'utf8')}`,
   );
 }
 
@@ -181,12 +197,12 @@ function config(statePath, port) {
 
 if (command === 'pin' && rest.length === 1) {
   pin(...rest);
-} else if (command === 'add' && rest.length === 3) {
+} else if (command === 'add' && rest.length === 5) {
   add(...rest);
 } else if (command === 'config' && rest.length === 2) {
   config(...rest);
 } else {
   fail(
-    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <common.tgz> <frontend.tgz> <backend.tgz> | config <app> <state.json> <port>',
+    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <common.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <template.yaml> | config <app> <state.json> <port>',
   );
 }

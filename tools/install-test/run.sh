@@ -27,7 +27,7 @@ APP="$WORK/app"
 PACKS="$WORK/packs"
 ARTIFACTS="$here/artifacts"
 # Folders under plugins/, in build order (common first).
-PLUGINS=(krypton-common krypton krypton-backend)
+PLUGINS=(krypton-common krypton krypton-backend scaffolder-backend-module-krypton)
 ENGINE_STRINGS=(
   # plugins/krypton-common/src/kubernetes/history.ts
   'Kubernetes refused the history snapshot'
@@ -145,7 +145,8 @@ pack_plugins() {
 
 check_tarballs() {
   node "$here/checkTarballs.mjs" "$PACKS/krypton-common.tgz" "$PACKS/krypton.tgz" \
-    "$PACKS/krypton-backend.tgz" "${ENGINE_STRINGS[@]}"
+    "$PACKS/krypton-backend.tgz" "$PACKS/scaffolder-backend-module-krypton.tgz" \
+    "${ENGINE_STRINGS[@]}"
 }
 
 # --- the fresh app ---------------------------------------------------------------------------
@@ -182,7 +183,8 @@ create_app() {
 }
 
 add_krypton() {
-  node "$here/prepareApp.mjs" add "$APP" "$TGZ_krypton_common" "$TGZ_krypton" "$TGZ_krypton_backend"
+  node "$here/prepareApp.mjs" add "$APP" "$TGZ_krypton_common" "$TGZ_krypton" "$TGZ_krypton_backend" \
+    "$TGZ_scaffolder_backend_module_krypton" "$KRYPTON_ROOT/examples/krypton-secret-template.yaml"
 }
 
 install_app() {
@@ -290,6 +292,11 @@ drive_browser() {
     node "$here/browser.mjs"
 }
 
+run_template() {
+  INSTALL_TEST_URL="$APP_URL" INSTALL_TEST_KUBECTL="$KUBECTL" \
+    INSTALL_TEST_KUBECONFIG="$ADMIN_KUBECONFIG" node "$here/scaffolder.mjs"
+}
+
 # Ends the app's process group, then closes the launcher's stdin, which makes it stop the apiserver
 # and etcd and remove their data.
 stop_all() {
@@ -345,3 +352,4 @@ phase "start the control plane, seed the demo" start_control_plane
 phase "configure the app" configure_app
 phase "start the app" start_app
 phase "Chromium: Krypton page, History, entity tab" drive_browser
+phase "scaffolder: the example template as the guest" run_template
