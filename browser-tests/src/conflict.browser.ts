@@ -10,12 +10,16 @@ import {
 } from './support';
 
 const SECRET = 'browser-two-tabs';
+const DRAFTED = 'browser-draft-kept';
 
-async function openEditor(context: BrowserContext): Promise<Page> {
+async function openEditor(
+  context: BrowserContext,
+  name = SECRET,
+): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(detailPath(SECRET));
+  await page.goto(detailPath(name));
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
-  await page.getByRole('form', { name: `Edit Secret ${SECRET}` }).waitFor();
+  await page.getByRole('form', { name: `Edit Secret ${name}` }).waitFor();
   return page;
 }
 
@@ -31,6 +35,7 @@ describe('editing one Secret in two tabs', () => {
     browser = await launchBrowser();
     context = await signedInContext(browser);
     await createManagedSecret(SECRET, { color: 'red' });
+    await createManagedSecret(DRAFTED, { color: 'red' });
   });
   afterAll(async () => {
     await browser?.close();
@@ -95,5 +100,37 @@ describe('editing one Secret in two tabs', () => {
     expect(decodeValue(saved, 'color')).toBe('blue');
     // Each save kept the state before it: version 1 (red) and version 2 (green).
     expect(saved.metadata.annotations?.['krypton.io/version']).toBe('3');
+  });
+
+  it('keeps a draft across tabs, and asks before Cancel or closing the page throws it away', async () => {
+    const page = await openEditor(context, DRAFTED);
+    await setValue(page, 'color', 'purple');
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByText('No versions yet', { exact: false }).waitFor();
+    await page.getByRole('tab', { name: 'Values' }).click();
+    const field = page.getByRole('textbox', { name: 'Value of color' });
+    await expect(field.inputValue()).resolves.toBe('purple');
+
+    await page.getByRole('button', { name: 'Cancel editing' }).click();
+    const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await ask.waitFor();
+    await screenshot(page, 'edit-discard-prompt');
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await expect(field.inputValue()).resolves.toBe('purple');
+
+    // Closing the tab meets the browser's own prompt while the draft has changes.
+    const prompt = new Promise<string>(resolve =>
+      page.once('dialog', dialog => {
+        resolve(dialog.type());
+        dialog.dismiss().catch(() => undefined);
+      }),
+    );
+    await page.close({ runBeforeUnload: true });
+    await expect(prompt).resolves.toBe('beforeunload');
+    await page.close();
+    // Nothing was saved by any of it.
+    expect(decodeValue(await readSecret(DRAFTED), 'color')).toBe('red');
   });
 });

@@ -1,6 +1,8 @@
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
+  DEMO_NAMESPACE,
   clipboardText,
+  kubectl,
   launchBrowser,
   screenshot,
   signedInContext,
@@ -67,6 +69,44 @@ describe('the entity tab', () => {
       .first()
       .waitFor();
     await screenshot(page, 'detail-values-preview');
+    await page.close();
+  });
+
+  it('offers Roll back… only where a restore can succeed, and says why not', async () => {
+    // The reproduction: the demo's payments-notes, made immutable.
+    await kubectl(
+      '-n',
+      DEMO_NAMESPACE,
+      'patch',
+      'secret',
+      'payments-notes',
+      '--type',
+      'merge',
+      '-p',
+      '{"immutable":true}',
+    );
+    const page = await context.newPage();
+    await page.goto('/catalog/default/component/payments-worker/krypton');
+    const frozen = page.getByRole('link', {
+      name: 'Roll back payments-notes…',
+    });
+    await frozen.waitFor();
+    await expect(frozen.getAttribute('aria-disabled')).resolves.toBe('true');
+    await expect(frozen.getAttribute('href')).resolves.toBeNull();
+    await frozen.hover();
+    await page
+      .getByRole('tooltip')
+      .getByText(
+        'The Secret is immutable: its data cannot be changed, so no version can be restored.',
+      )
+      .waitFor();
+    await screenshot(page, 'entity-tab-rollback-disabled');
+    // The other linked Secret still rolls back.
+    await expect(
+      page
+        .getByRole('link', { name: 'Roll back payments-tls…' })
+        .getAttribute('href'),
+    ).resolves.toContain('rollback=1');
     await page.close();
   });
 });

@@ -117,7 +117,7 @@ describe('EntityKryptonContent', () => {
       `/krypton/secret/demo/db?${entity}`,
     );
     expect(
-      within(db).getByRole('link', { name: 'Roll back db…' }),
+      await within(db).findByRole('link', { name: 'Roll back db…' }),
     ).toHaveAttribute(
       'href',
       `/krypton/secret/demo/db?tab=history&rollback=1&${entity}`,
@@ -153,6 +153,68 @@ describe('EntityKryptonContent', () => {
     expect(
       within(row('api-key')).getByRole('link', { name: 'api-key' }),
     ).toHaveAttribute('href', `/krypton/secret/payments/api-key?${entity}`);
+  });
+
+  it("disables Roll back… with the History tab's reason where no restore can succeed", async () => {
+    const serveSummary = (name: string, overrides: object) =>
+      http.get(`${baseUrl}/namespaces/demo/secrets/${name}/summary`, () =>
+        HttpResponse.json(summary({ name, ...overrides })),
+      );
+    server.use(
+      serveSummary('frozen', { immutable: true }),
+      serveSummary('token', { type: 'kubernetes.io/service-account-token' }),
+      serveSummary('guarded', {}),
+      serveSummary('open', {}),
+    );
+    const entity: Entity = {
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Component',
+      metadata: {
+        name: 'c',
+        annotations: {
+          'krypton.io/secrets': 'demo/frozen,demo/token,demo/guarded,demo/open',
+        },
+      },
+    };
+    await renderInTestApp(
+      <KryptonApis
+        authorize={(permission, resourceRef) =>
+          !(
+            permission === 'krypton.secret.restore' &&
+            resourceRef === 'local/demo/guarded'
+          )
+        }
+      >
+        <EntityProvider entity={entity}>
+          <EntityKryptonContent />
+        </EntityProvider>
+      </KryptonApis>,
+      { mountedRoutes: { '/krypton': rootRouteRef } },
+    );
+
+    expect(
+      await within(await screen.findByRole('row', { name: /open/ })).findByRole(
+        'link',
+        { name: 'Roll back open…' },
+      ),
+    ).toHaveAttribute('href');
+    const disabled = async (name: string) => {
+      const action = await within(row(name)).findByRole('link', {
+        name: `Roll back ${name}…`,
+      });
+      expect(action).toHaveAttribute('aria-disabled', 'true');
+      expect(action).not.toHaveAttribute('href');
+      return action;
+    };
+    expect(await disabled('frozen')).toHaveAccessibleDescription(
+      'The Secret is immutable: its data cannot be changed, so no version can be restored.',
+    );
+    expect(await disabled('token')).toHaveAccessibleDescription(
+      messages.serviceAccountToken,
+    );
+    expect(await disabled('guarded')).toHaveAccessibleDescription(
+      /^You may not restore versions of this Secret\. The Backstage permission policy does not grant/,
+    );
   });
 
   it('lists a Secret that is both named and selected once', async () => {

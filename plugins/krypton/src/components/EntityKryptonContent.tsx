@@ -1,6 +1,5 @@
 import {
   EmptyState,
-  Link,
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
@@ -17,7 +16,10 @@ import {
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from '../api/KryptonApi';
+import { useKryptonConfig } from './access/useKryptonConfig';
+import { usePrincipal } from './access/usePrincipal';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
+import { RollBackAction } from './RollBackAction';
 import { SecretTable } from './list/SecretTable';
 import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
 import { SecretHref, useSecretHref } from './secretLink';
@@ -65,6 +67,8 @@ export const EntityKryptonContent = () => {
     [entity, prefix],
   );
   const state = useAsync(() => loadLinkedSecrets(api, links), [api, links]);
+  const { principal } = usePrincipal();
+  const { config } = useKryptonConfig();
 
   const names = kryptonLinkAnnotations(prefix);
   if (
@@ -103,17 +107,17 @@ export const EntityKryptonContent = () => {
         actions={
           entityHref &&
           (row =>
-            row.problem ? null : (
-              <Link
+            row.summary ? (
+              <RollBackAction
+                summary={row.summary}
                 to={entityHref(row.location, {
                   tab: 'history',
                   rollback: '1',
                 })}
-                aria-label={`Roll back ${row.name}…`}
-              >
-                Roll back…
-              </Link>
-            ))
+                principal={principal}
+                config={config}
+              />
+            ) : null)
         }
       />
     </Box>

@@ -160,3 +160,23 @@ export function decideActions(inputs: AccessInputs): ActionDecisions {
   for (const action of SECRET_ACTIONS) out[action] = decide(action);
   return out;
 }
+
+export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+
+/**
+ * The decisions, less what the Secret's type rules out whoever asks: the backend refuses every
+ * change of a service-account token Secret (422), so the page offers none.
+ */
+export function limitByType(
+  decisions: ActionDecisions,
+  type: string,
+): ActionDecisions {
+  if (type !== SERVICE_ACCOUNT_TOKEN_TYPE) return decisions;
+  const refused = { allowed: false, reason: messages.serviceAccountToken };
+  return {
+    ...decisions,
+    update: refused,
+    manageAccess: refused,
+    restore: refused,
+  };
+}

@@ -64,6 +64,8 @@ export interface AccessTabProps {
   role: SecretRole;
   editing: boolean;
   onEdit: (editing: boolean) => void;
+  /** Whether the open form's draft holds changes; see SecretForm. */
+  onDirtyChange?: (dirty: boolean) => void;
   onSaved: (secret: SecretWriteAnswer) => void;
 }
 
@@ -87,6 +89,7 @@ export const AccessTab = (props: AccessTabProps) => {
           // An owner who may not reveal the values still edits the rules: the form then loads
           // the metadata only and never sends data.
           keepValues={decisions.reveal.allowed}
+          onDirtyChange={props.onDirtyChange}
           onSaved={props.onSaved}
         />
       </InfoCard>
@@ -117,7 +120,7 @@ export const AccessTab = (props: AccessTabProps) => {
             </Button>
           ) : (
             <Typography variant="body2" color="textSecondary">
-              Changing the rules or the description needs owner rights:{' '}
+              You cannot change the rules or the description:{' '}
               {decisions.manageAccess.reason}
             </Typography>
           )}

@@ -435,6 +435,24 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
     expect(screen.queryByRole('tab', { hidden: true })).toBeNull();
   });
 
+  it('refetches the open History tab after a pending (202) delete, as Reload latest must', async () => {
+    const { state, calls } = serve();
+    state.remove = () =>
+      HttpResponse.json(
+        { status: 'pending', history: 'cleaned' },
+        { status: 202 },
+      );
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db?tab=history');
+    await screen.findByRole('table', { name: 'Versions' });
+    const listsBefore = calls.lists;
+    await deleteSecret(user, false);
+
+    await screen.findByText('Deletion of demo/db is pending');
+    // A partial cleanup may have erased snapshots: the list is read again, not kept.
+    await waitFor(() => expect(calls.lists).toBe(listsBefore + 1));
+  });
+
   it('keeps the user on the Secret after a pending (202) delete and shows it pending everywhere', async () => {
     const { state, calls } = serve();
     const deleting = { ...live, deletionTimestamp: PENDING_SINCE };

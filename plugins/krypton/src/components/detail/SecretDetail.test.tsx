@@ -198,7 +198,7 @@ describe('SecretDetail', () => {
     ).toBeNull();
     expect(
       screen.getByText(
-        /Changing the rules or the description needs owner rights/,
+        /You cannot change the rules or the description: Only the Secret's owners may do this/,
       ),
     ).toBeInTheDocument();
   });

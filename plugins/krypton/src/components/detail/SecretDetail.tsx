@@ -25,7 +25,12 @@ import {
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { AccessInputs, decideActions, secretRole } from '../access/decide';
+import {
+  AccessInputs,
+  decideActions,
+  limitByType,
+  secretRole,
+} from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
 import { useSecretPermissions } from '../access/useSecretPermissions';
@@ -35,6 +40,7 @@ import {
   DeletedNotice,
   PendingDeletionNotice,
 } from '../delete';
+import { DiscardDraftDialog, useBeforeUnload } from '../edit';
 import { HistoryTab } from '../history';
 import { keptAnswer, summaryOf } from '../writeAnswer';
 import { AccessTab } from './AccessTab';
@@ -61,6 +67,8 @@ function TabPanel(props: {
   baseId: string;
   tab: SecretTabId;
   current: SecretTabId;
+  /** Stays mounted while hidden: the tab holds an open edit form, whose draft must survive. */
+  keepMounted?: boolean;
   children: ReactNode;
 }) {
   const selected = props.tab === props.current;
@@ -71,7 +79,7 @@ function TabPanel(props: {
       aria-labelledby={`${props.baseId}-tab-${props.tab}`}
       hidden={!selected}
     >
-      {selected && <Box pt={2}>{props.children}</Box>}
+      {(selected || props.keepMounted) && <Box pt={2}>{props.children}</Box>}
     </div>
   );
 }
@@ -117,9 +125,14 @@ export const SecretDetail = (props: SecretDetailProps) => {
     result: DeleteResult;
   }>();
   const [pending, setPending] = useState<DeleteResult>();
+  /** Whether the open edit form holds changes that leaving it would lose. */
+  const [dirty, setDirty] = useState(false);
+  /** A step that would throw such a draft away, waiting for the user's answer. */
+  const [discarding, setDiscarding] = useState<{ go: () => void }>();
+  useBeforeUnload(editing !== undefined && dirty);
   const [elsewhere, setElsewhere] = useState<ChangeElsewhere>();
-  /** How many changes made elsewhere the page has seen; each reloads the history. */
-  const [changesSeen, setChangesSeen] = useState(0);
+  /** Counts the history reloads the page asked for (a change made elsewhere, a delete's outcome). */
+  const [historyReloads, setHistoryReloads] = useState(0);
 
   const access = useMemo(() => {
     if (!metadata || !identity.principal) return undefined;
@@ -133,7 +146,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
       permitted: permissions.permitted,
     };
     return {
-      decisions: decideActions(inputs),
+      decisions: limitByType(decideActions(inputs), metadata.type),
       role: secretRole(inputs),
       inputs,
     };
@@ -161,10 +174,16 @@ export const SecretDetail = (props: SecretDetailProps) => {
     ]);
   }, [refreshSummary, refreshValues, mayReveal]);
 
+  // Delete's Reload latest, and its 202: a partial cleanup may have removed restore choices.
+  const reloadAfterDelete = useCallback(async () => {
+    setHistoryReloads(n => n + 1);
+    await reloadLive();
+  }, [reloadLive]);
+
   const onChangedElsewhere = useCallback(
     (change: ChangeElsewhere) => {
       setElsewhere(change);
-      setChangesSeen(n => n + 1);
+      setHistoryReloads(n => n + 1);
       // As Reload latest does; a Secret deleted elsewhere fails to reload, and the notice says why.
       reloadLive().catch(() => undefined);
     },
@@ -244,10 +263,19 @@ export const SecretDetail = (props: SecretDetailProps) => {
   };
   const onPending = (result: DeleteResult) => {
     setPending(result);
-    reloadLive().catch(() => undefined);
+    reloadAfterDelete().catch(() => undefined);
   };
-  const onEdit = (which: SecretTabId) => (on: boolean) =>
-    setEditing(on ? which : undefined);
+  // Cancel, and opening the other tab's form, end the open form: a draft with changes asks first.
+  const onEdit = (which: SecretTabId) => (on: boolean) => {
+    const next = on ? which : undefined;
+    if (next === editing) return;
+    const go = () => {
+      setDirty(false);
+      setEditing(next);
+    };
+    if (editing !== undefined && dirty) setDiscarding({ go });
+    else go();
+  };
 
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
@@ -257,6 +285,14 @@ export const SecretDetail = (props: SecretDetailProps) => {
           message={config.error.message}
         />
       )}
+      <DiscardDraftDialog
+        open={discarding !== undefined}
+        onKeep={() => setDiscarding(undefined)}
+        onDiscard={() => {
+          discarding?.go();
+          setDiscarding(undefined);
+        }}
+      />
       <ChangesElsewhere
         location={location}
         summary={metadata}
@@ -295,7 +331,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
           location={location}
           summary={metadata}
           decisions={decisions}
-          reloadLive={reloadLive}
+          reloadLive={reloadAfterDelete}
           onDeleted={onDeleted}
           onPending={onPending}
         />
@@ -318,7 +354,12 @@ export const SecretDetail = (props: SecretDetailProps) => {
             />
           ))}
         </Tabs>
-        <TabPanel baseId={baseId} tab="values" current={tab}>
+        <TabPanel
+          baseId={baseId}
+          tab="values"
+          current={tab}
+          keepMounted={editing === 'values'}
+        >
           <ValuesTab
             location={location}
             summary={metadata}
@@ -326,10 +367,16 @@ export const SecretDetail = (props: SecretDetailProps) => {
             decisions={decisions}
             editing={editing === 'values'}
             onEdit={onEdit('values')}
+            onDirtyChange={setDirty}
             onSaved={onSaved}
           />
         </TabPanel>
-        <TabPanel baseId={baseId} tab="access" current={tab}>
+        <TabPanel
+          baseId={baseId}
+          tab="access"
+          current={tab}
+          keepMounted={editing === 'access'}
+        >
           <AccessTab
             location={location}
             secret={metadata}
@@ -338,6 +385,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             role={access.role}
             editing={editing === 'access'}
             onEdit={onEdit('access')}
+            onDirtyChange={setDirty}
             onSaved={onSaved}
           />
         </TabPanel>
@@ -345,13 +393,14 @@ export const SecretDetail = (props: SecretDetailProps) => {
           <HistoryTab
             location={location}
             summary={metadata}
-            live={values.secret}
+            // Values that a failed refresh left behind are not the live ones.
+            live={values.error ? undefined : values.secret}
             liveLoading={valuesPending}
             decisions={decisions}
             reloadLive={reloadLive}
             onRestored={onRestored}
             startRestore={props.startRestore}
-            changesElsewhere={changesSeen}
+            reloads={historyReloads}
           />
         </TabPanel>
         <TabPanel baseId={baseId} tab="consumers" current={tab}>

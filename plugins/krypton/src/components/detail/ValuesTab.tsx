@@ -26,6 +26,8 @@ export interface ValuesTabProps {
   decisions: ActionDecisions;
   editing: boolean;
   onEdit: (editing: boolean) => void;
+  /** Whether the open form's draft holds changes; see SecretForm. */
+  onDirtyChange?: (dirty: boolean) => void;
   onSaved: (secret: SecretWriteAnswer) => void;
 }
 
@@ -45,6 +47,39 @@ export const ValuesTab = (props: ValuesTabProps) => {
       </InfoCard>
     );
   }
+  // An open form outlives a failed background refresh: the draft stays pinned to its revision.
+  if (editing && values.secret) {
+    const secret = values.secret;
+    return (
+      <InfoCard
+        title="Edit Secret"
+        action={
+          <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
+        }
+      >
+        {values.error && (
+          <Box mb={2}>
+            <Alert severity="warning">
+              The values could not be refreshed ({values.error.message}). Your
+              draft is kept; reload latest in the form to try again.
+            </Alert>
+          </Box>
+        )}
+        <SecretForm
+          // A fresh form (and draft) per Secret, pinned to the loaded revision.
+          key={`${secret.cluster}/${secret.namespace}/${secret.name}`}
+          mode="edit"
+          location={location}
+          initial={secret}
+          canEditAccess={decisions.manageAccess.allowed}
+          keepValues={decisions.reveal.allowed}
+          onDirtyChange={props.onDirtyChange}
+          onSaved={props.onSaved}
+        />
+      </InfoCard>
+    );
+  }
+
   if (values.error) {
     return (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
@@ -83,28 +118,6 @@ export const ValuesTab = (props: ValuesTabProps) => {
     );
   }
   if (!secret) return <Progress />;
-
-  if (editing) {
-    return (
-      <InfoCard
-        title="Edit Secret"
-        action={
-          <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
-        }
-      >
-        <SecretForm
-          // A fresh form (and draft) per Secret, pinned to the loaded revision.
-          key={`${secret.cluster}/${secret.namespace}/${secret.name}`}
-          mode="edit"
-          location={location}
-          initial={secret}
-          canEditAccess={decisions.manageAccess.allowed}
-          keepValues={decisions.reveal.allowed}
-          onSaved={props.onSaved}
-        />
-      </InfoCard>
-    );
-  }
 
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>

@@ -54,8 +54,10 @@ export function useSecretValues(
       const secret = await api.getSecret({ cluster, namespace, name });
       if (request === latest.current) setState({ secret, loading: false });
     } catch (e) {
+      // The Secret loaded before stays for an open edit form, whose draft is pinned to it; every
+      // other view shows the error instead of it.
       if (request === latest.current)
-        setState({ loading: false, error: e as Error });
+        setState(s => ({ ...s, loading: false, error: e as Error }));
       throw e;
     }
   }, [api, cluster, namespace, name]);

@@ -41,6 +41,7 @@ import {
   applyBulkPlan,
   buildCreateRequest,
   buildUpdateRequest,
+  createDraftHasInput,
   draftTextData,
   hasErrors,
   newRowId,
@@ -67,6 +68,11 @@ interface SecretFormCommonProps {
    * no values from any answer, even one that carries them, and loads the Secret's metadata only.
    */
   keepValues: boolean;
+  /**
+   * Told whether the draft holds changes that a discard would lose: an edit that differs from
+   * its loaded revision or an unapplied paste, or a create the user has typed into.
+   */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 /**
@@ -157,6 +163,15 @@ export function SecretForm(props: SecretFormProps) {
     [draft, baseline, canEditAccess],
   );
   const writesData = updateRequest ? updateRequest.data !== undefined : true;
+  const dirty = isEdit
+    ? draft.bulkText.trim() !== '' ||
+      (updateRequest !== undefined && updateChangesSomething(updateRequest))
+    : createDraftHasInput(draft);
+  const { onDirtyChange } = props;
+  useEffect(() => {
+    onDirtyChange?.(dirty);
+  }, [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   const dataLocked = baseline?.immutable ?? false;
   // Making a Secret immutable is an owner's decision (the backend asks for manageAccess), like the
   // description and the rules; a creator decides it for their new Secret.

@@ -106,6 +106,19 @@ export function draftFromSecret(secret: SecretWriteAnswer): Draft {
 /** A row left completely empty is a spare input, not a key. */
 export const isBlankRow = (row: TextRow) => row.key === '' && row.value === '';
 
+/** Whether a create draft holds anything the user typed, which closing it would lose. */
+export function createDraftHasInput(draft: Draft): boolean {
+  return (
+    draft.name !== '' ||
+    draft.type !== DEFAULT_TYPE ||
+    draft.description !== '' ||
+    draft.immutable ||
+    draft.bulkText.trim() !== '' ||
+    draft.rows.some(row => !isBlankRow(row)) ||
+    Object.values(draft.access).some(refs => refs.trim() !== '')
+  );
+}
+
 /** The text values of the draft. Rows with problems are reported by validateDraft. */
 export function draftTextData(draft: Draft): Record<string, string> {
   const data = emptyMap<string>();

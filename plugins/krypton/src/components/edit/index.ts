@@ -1,4 +1,5 @@
 export { SecretForm } from './SecretForm';
+export { DiscardDraftDialog, useBeforeUnload } from './DiscardDraftDialog';
 export type { SecretFormProps } from './SecretForm';
 export { useDraft } from './useDraft';
 export type { PinnedDraft } from './useDraft';

@@ -51,8 +51,8 @@ export interface HistoryTabProps {
   liveLoading?: boolean;
   /** Undefined when summary is; restore is then not offered. */
   decisions?: ActionDecisions;
-  /** Counts the changes made elsewhere that the page has seen: each new one reloads the list. */
-  changesElsewhere?: number;
+  /** Counts the reloads the page asked for (a change made elsewhere, a delete): each new one reloads the list. */
+  reloads?: number;
   /** Refetches the live Secret (summary and values) in the parent; rejects on failure. */
   reloadLive: () => Promise<void>;
   /**
@@ -264,14 +264,15 @@ export function HistoryTab(props: HistoryTabProps) {
     return refetch();
   }, [refetch]);
 
-  // A change made elsewhere reloads the list as Reload latest does: its restore choices moved.
-  const changes = props.changesElsewhere ?? 0;
-  const changesLoaded = useRef(changes);
+  // The page's reloads (a change made elsewhere, a delete) refetch the list: its restore choices
+  // may have moved or gone.
+  const reloads = props.reloads ?? 0;
+  const reloadsDone = useRef(reloads);
   useEffect(() => {
-    if (changes === changesLoaded.current) return;
-    changesLoaded.current = changes;
+    if (reloads === reloadsDone.current) return;
+    reloadsDone.current = reloads;
     reloadHistory();
-  }, [changes, reloadHistory]);
+  }, [reloads, reloadHistory]);
 
   const openRestore = useCallback(
     (target: VersionSummary) => {

@@ -1,7 +1,5 @@
 import { SecretSummary, messages } from '@krypton/plugin-krypton-common';
-import { ActionDecisions } from '../access/decide';
-
-const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+import { ActionDecisions, SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
 
 /**
  * Why no version of this Secret can be restored now, or undefined when restore is offered. The

@@ -22,6 +22,8 @@ export interface SecretRow {
   owners: string;
   status: string;
   problem?: string;
+  /** The live Secret the row shows; absent on a problem row. */
+  summary?: SecretSummary;
 }
 
 const NONE = '—';
@@ -49,6 +51,7 @@ export function summaryRow(
     binaryKeys: String(summary.binaryKeys.length),
     owners: summary.access.owners.join(', ') || NONE,
     status: 'Readable',
+    summary,
   };
 }
 

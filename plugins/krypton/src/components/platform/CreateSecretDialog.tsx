@@ -4,9 +4,9 @@ import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { NamespaceLocation } from '../../api/KryptonApi';
-import { SecretForm } from '../edit';
+import { DiscardDraftDialog, SecretForm, useBeforeUnload } from '../edit';
 
 export interface CreateSecretDialogProps {
   location: NamespaceLocation;
@@ -18,10 +18,15 @@ export interface CreateSecretDialogProps {
 /** SecretForm in create mode for one namespace; the creator sets the access rules. */
 export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
   const titleId = useId();
+  const [dirty, setDirty] = useState(false);
+  const [asking, setAsking] = useState(false);
+  useBeforeUnload(dirty);
+  // A backdrop click, Escape and Cancel all close the dialog: with typed input, they ask first.
+  const close = () => (dirty ? setAsking(true) : props.onClose());
   return (
     <Dialog
       open
-      onClose={props.onClose}
+      onClose={close}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="md"
@@ -37,12 +42,18 @@ export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
           // The dialog closes on success and only names the new Secret, so it keeps none of the
           // answer's values; reveal rights on a Secret that did not exist are not known here.
           keepValues={false}
+          onDirtyChange={setDirty}
           onSaved={props.onCreated}
         />
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onClose}>Cancel</Button>
+        <Button onClick={close}>Cancel</Button>
       </DialogActions>
+      <DiscardDraftDialog
+        open={asking}
+        onKeep={() => setAsking(false)}
+        onDiscard={props.onClose}
+      />
     </Dialog>
   );
 };

@@ -1,0 +1,93 @@
+import { Link } from '@backstage/core-components';
+import { usePermission } from '@backstage/plugin-permission-react';
+import {
+  KryptonConfigDto,
+  Principal,
+  SecretAction,
+  SecretSummary,
+  kryptonSecretRestorePermission,
+  secretResourceRef,
+} from '@krypton/plugin-krypton-common';
+import Tooltip from '@material-ui/core/Tooltip';
+import Typography from '@material-ui/core/Typography';
+import { useId } from 'react';
+import { SECRET_ACTIONS, decideActions, limitByType } from './access/decide';
+import { restoreBlock } from './history/restoreBlock';
+
+export interface RollBackActionProps {
+  summary: SecretSummary;
+  /** The detail view's History tab, opening the newest restorable version. */
+  to: string;
+  principal?: Principal;
+  config?: KryptonConfigDto;
+}
+
+/**
+ * The entity tab's "Roll back…" for one row: a link where a restore is possible, else the same
+ * words, disabled, with the reason the History tab would give (immutable, pending deletion, a
+ * service-account token, an invalid counter, the permission policy or the access rules).
+ */
+export function RollBackAction(props: RollBackActionProps) {
+  const { summary, principal, config } = props;
+  const reasonId = useId();
+  const restore = usePermission({
+    permission: kryptonSecretRestorePermission,
+    resourceRef: secretResourceRef(
+      summary.cluster,
+      summary.namespace,
+      summary.name,
+    ),
+  });
+  // Only restore is judged here; the other actions' answers do not change its decision.
+  const permitted = Object.fromEntries(
+    SECRET_ACTIONS.map(a => [a, a === 'restore' ? restore.allowed : true]),
+  ) as Record<SecretAction, boolean>;
+  const decisions =
+    principal && !restore.loading
+      ? limitByType(
+          decideActions({
+            rules: summary.access,
+            principal,
+            identityMode: config?.identityMode,
+            restartEnabled: config?.restartEnabled,
+            // The list route serves a Secret only after its read rules passed on the server.
+            served: true,
+            permitted,
+          }),
+          summary.type,
+        )
+      : undefined;
+  const label = `Roll back ${summary.name}…`;
+  if (!decisions) {
+    return (
+      <Typography variant="body2" color="textSecondary" aria-label={label}>
+        Roll back…
+      </Typography>
+    );
+  }
+  const block = restoreBlock(summary, decisions);
+  if (block === undefined) {
+    return (
+      <Link to={props.to} aria-label={label}>
+        Roll back…
+      </Link>
+    );
+  }
+  return (
+    <Tooltip title={block}>
+      <Typography
+        variant="body2"
+        color="textSecondary"
+        role="link"
+        aria-disabled="true"
+        aria-label={label}
+        aria-describedby={reasonId}
+      >
+        Roll back…
+        <span id={reasonId} hidden>
+          {block}
+        </span>
+      </Typography>
+    </Tooltip>
+  );
+}
