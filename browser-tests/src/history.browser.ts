@@ -7,6 +7,7 @@ import {
   readSecret,
   screenshot,
   signedInContext,
+  updateThroughKrypton,
 } from './support';
 
 // Linked from the payments-api component; no other browser test changes it.
@@ -36,23 +37,37 @@ describe('history and restore', () => {
     const binaryBefore = before.data?.['keystore.bin'];
     expect(decodeValue(before, 'alias')).toBe('payments');
 
-    // Edit: version 1 (alias=payments) is archived.
     await onPage(context, 'history', async page => {
+      // The form leaves a binary-containing Secret's values to Kubernetes tooling.
       await page.goto(detailPath(SECRET));
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
       await page
-        .getByRole('textbox', { name: 'Value of alias' })
-        .fill('payments-renamed');
-      await page.getByRole('button', { name: 'Save' }).click();
-      await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+        .getByText(
+          'To edit a binary-containing Secret, update metadata in Krypton or use Kubernetes tooling to change bytes.',
+          { exact: false },
+        )
+        .waitFor();
+      await expect(
+        page
+          .getByRole('textbox', { name: 'Value of alias' })
+          .getAttribute('readonly'),
+      ).resolves.not.toBeNull();
+      await screenshot(page, 'edit-binary-read-only');
+      await page.getByRole('button', { name: 'Cancel editing' }).click();
+
+      // Edit through the API, which keeps the binary value: version 1 (alias=payments) is
+      // archived.
+      await updateThroughKrypton(SECRET, { alias: 'payments-renamed' });
       expect(decodeValue(await readSecret(SECRET), 'alias')).toBe(
         'payments-renamed',
       );
 
-      // Roll back… from the catalog: the restore confirmation of version 1 opens with its diff.
+      // Roll back… from the catalog: the restore confirmation of version 1 opens with its diff,
+      // and ?rollback=1 leaves the address, so a reload does not open it again.
       await page.goto('/catalog/default/component/payments-api/krypton');
       await page.getByRole('link', { name: `Roll back ${SECRET}…` }).click();
       const rollback = await restoreFromDialog(page, 1);
+      await page.waitForURL(url => !url.search.includes('rollback'));
       // alias differs; the binary key compares by bytes and is unchanged.
       await rollback
         .getByText('0 added, 0 removed, 1 changed, 1 unchanged.')

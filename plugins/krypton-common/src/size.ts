@@ -2,9 +2,9 @@ import { base64DecodedLength, utf8Length } from './encoding';
 import { MAX_SECRET_BYTES, SIZE_ESTIMATE_INFLATION } from './limits';
 
 /**
- * Conservative size estimate of a Secret being written from text input: UTF-8 bytes of keys and
- * values, times 1.4 for base64 inflation. Binary values count by their decoded bytes. The form
- * meter and the backend both use this function.
+ * Conservative size estimate of a Secret being written from text input: the UTF-8 bytes of keys
+ * and text values plus the decoded bytes of binary values, all times 1.4 for base64 inflation.
+ * The form meter and the backend both use this function.
  */
 export function estimateSecretSize(
   text: Record<string, string>,

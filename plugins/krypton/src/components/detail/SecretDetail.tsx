@@ -90,6 +90,8 @@ export interface SecretDetailProps {
   initialTab?: SecretTabId;
   /** Opens the restore flow of the newest restorable version right away ("Roll back…"). */
   startRestore?: boolean;
+  /** Told once startRestore has been acted on (the page drops ?rollback=1 from its address). */
+  onStartRestoreUsed?: () => void;
   /** The catalog entity the user came from: its workloads come first on the Consumers tab. */
   entityRef?: string;
   /**
@@ -400,6 +402,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             reloadLive={reloadLive}
             onRestored={onRestored}
             startRestore={props.startRestore}
+            onStartRestoreUsed={props.onStartRestoreUsed}
             reloads={historyReloads}
           />
         </TabPanel>

@@ -35,7 +35,7 @@ function addressProblem(namespace: string, name: string): string | undefined {
  */
 export const SecretDetailPage = () => {
   const params = useParams();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const root = useRouteRef(rootRouteRef);
   const namespace = params.namespace ?? '';
   const name = params.name ?? '';
@@ -65,6 +65,17 @@ export const SecretDetailPage = () => {
             location={{ cluster, namespace, name }}
             initialTab={isSecretTabId(tab) ? tab : undefined}
             startRestore={tab === 'history' && search.get('rollback') === '1'}
+            // Used once: a reload or a shared link must not open the confirmation again.
+            onStartRestoreUsed={() =>
+              setSearch(
+                current => {
+                  const next = new URLSearchParams(current);
+                  next.delete('rollback');
+                  return next;
+                },
+                { replace: true },
+              )
+            }
             entityRef={entityRef}
             onDeleted={(secret, result) => {
               const state: DeletedState = {

@@ -318,19 +318,17 @@ describe('SecretForm', () => {
 
   it('blocks a save past 1 MiB at the boundary estimateSecretSize draws', async () => {
     const user = userEvent.setup();
-    // Binary values count by decoded size: four bytes here, not eight base64 characters.
-    const binaryData = { 'b.bin': 'AAECAw==' };
-    const fixed = 'big'.length + 'k'.length + 'a'.length + 'b.bin'.length + 4;
+    const fixed = 'big'.length + 'k'.length + 'a'.length + 'b.txt'.length + 4;
     // 748,982 bytes × 1.4 rounds up to 1,048,575, the last estimate that fits.
-    const data = { big: 'x'.repeat(748_981 - fixed), k: 'a' };
-    expect(estimateSecretSize(data, binaryData)).toBe(1_048_574);
-    expect(estimateSecretSize({ ...data, k: 'ab' }, binaryData)).toBe(
+    const data = { big: 'x'.repeat(748_981 - fixed), k: 'a', 'b.txt': 'abcd' };
+    expect(estimateSecretSize(data, {})).toBe(1_048_574);
+    expect(estimateSecretSize({ ...data, k: 'ab' }, {})).toBe(
       MAX_SECRET_BYTES - 1,
     );
-    expect(estimateSecretSize({ ...data, k: 'abc' }, binaryData)).toBe(
+    expect(estimateSecretSize({ ...data, k: 'abc' }, {})).toBe(
       MAX_SECRET_BYTES + 1,
     );
-    await renderEdit({ initial: secret({ data, binaryData }) });
+    await renderEdit({ initial: secret({ data }) });
     expect(
       screen.getByText('1023 KiB of 1 MiB (estimated)'),
     ).toBeInTheDocument();
@@ -411,7 +409,7 @@ describe('SecretForm', () => {
     });
   });
 
-  it('lists binary keys read-only and never sends binaryData', async () => {
+  it('keeps the values of a binary-containing Secret read-only, says how to change bytes, and saves metadata only', async () => {
     const user = userEvent.setup();
     await renderEdit({
       initial: secret({ binaryData: { 'keystore.p12': 'AAECAwQ=' } }),
@@ -421,19 +419,32 @@ describe('SecretForm', () => {
     expect(
       screen.queryByLabelText('Value of keystore.p12'),
     ).not.toBeInTheDocument();
-    expect(screen.queryByDisplayValue('keystore.p12')).not.toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^To edit a binary-containing Secret, update metadata in Krypton or use Kubernetes tooling to change bytes\./,
+      ),
+    ).toBeInTheDocument();
+    // A command that runs as shown: the JSON's quotes escaped inside the shell's double quotes.
+    expect(
+      screen.getByText(/^kubectl -n team-a patch secret db --type merge/),
+    ).toHaveTextContent(
+      'kubectl -n team-a patch secret db --type merge -p "{\\"data\\":{\\"keystore.p12\\":\\"$(base64 -w0 < keystore.p12)\\"}}"',
+    );
+    expect(valueInput('PASS')).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('Key 1')).toHaveAttribute('readonly');
+    expect(screen.getByRole('button', { name: 'Add key' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Remove PASS' })).toBeDisabled();
 
     const puts = recordPuts(() =>
       HttpResponse.json(secret({ resourceVersion: '101' })),
     );
-    await replaceText(valueInput('PASS'), 'rotated');
+    await replaceText(description(), 'Keystore of the payments API');
     await user.click(saveButton());
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).toEqual({
       resourceVersion: '100',
-      data: { USER: 'app', PASS: 'rotated' },
+      description: 'Keystore of the payments API',
     });
-    expect(puts[0]).not.toHaveProperty('binaryData');
   });
 
   it('never puts a multi-line value into a password input, and keeps CR values read-only', async () => {
@@ -466,19 +477,6 @@ describe('SecretForm', () => {
       resourceVersion: '100',
       description: 'Only metadata',
     });
-  });
-
-  it('refuses a text key that names a binary key', async () => {
-    const user = userEvent.setup();
-    await renderEdit({
-      initial: secret({ binaryData: { 'keystore.p12': 'AAECAwQ=' } }),
-    });
-    await user.click(screen.getByRole('button', { name: 'Add key' }));
-    await fill(screen.getByLabelText('Key 3'), 'keystore.p12');
-    expect(
-      screen.getByText(/This is a binary key: it is kept as is/),
-    ).toBeInTheDocument();
-    expect(saveButton()).toBeDisabled();
   });
 
   it('creates a Secret in the namespace with the same form, then edits it', async () => {

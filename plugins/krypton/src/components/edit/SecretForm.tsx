@@ -17,6 +17,7 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import {
   FormEvent,
+  ReactNode,
   useRef,
   useCallback,
   useEffect,
@@ -49,7 +50,7 @@ import {
   validateDraft,
 } from './draft';
 import { SizeMeter } from './SizeMeter';
-import { BinaryKeys, TextRows } from './TextRows';
+import { BinaryEditNotice, BinaryKeys, TextRows } from './TextRows';
 import { useDraft } from './useDraft';
 
 interface SecretFormCommonProps {
@@ -172,7 +173,22 @@ export function SecretForm(props: SecretFormProps) {
     onDirtyChange?.(dirty);
   }, [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
-  const dataLocked = baseline?.immutable ?? false;
+  // The spec leaves a binary-containing Secret's bytes to Kubernetes tooling: its values are
+  // read-only here, and a save changes the metadata only.
+  const binaryLocked = isEdit && binaryKeys.length > 0;
+  const dataLocked = (baseline?.immutable ?? false) || binaryLocked;
+  let lockedReason: ReactNode;
+  if (baseline?.immutable) {
+    lockedReason = 'The Secret is immutable: its values cannot be changed.';
+  } else if (binaryLocked && baseline) {
+    lockedReason = (
+      <BinaryEditNotice
+        namespace={baseline.namespace}
+        name={baseline.name}
+        binaryKey={binaryKeys[0]}
+      />
+    );
+  }
   // Making a Secret immutable is an owner's decision (the backend asks for manageAccess), like the
   // description and the rules; a creator decides it for their new Secret.
   const immutableOwnerOnly = isEdit && !canEditAccess;
@@ -441,7 +457,7 @@ export function SecretForm(props: SecretFormProps) {
                   rows={draft.rows}
                   revealed={draft.revealed}
                   errors={errors.rows}
-                  locked={dataLocked}
+                  locked={lockedReason}
                   onChange={changeRow}
                   onToggle={toggleRow}
                   onRemove={removeRow}

@@ -53,8 +53,8 @@ export function SizeMeter({
       />
       <Typography variant="caption" color="textSecondary" component="p">
         {bytes.toLocaleString('en-US')} of {limit.toLocaleString('en-US')}{' '}
-        bytes: UTF-8 bytes of keys and text values × 1.4, binary values by
-        decoded size.
+        bytes: (the UTF-8 bytes of all keys and text values, plus the decoded
+        bytes of binary values) × 1.4.
       </Typography>
       {over && (
         <Typography variant="body2" color="error" role="status">

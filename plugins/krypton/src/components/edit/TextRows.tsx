@@ -7,7 +7,7 @@ import AddIcon from '@material-ui/icons/Add';
 import DeleteIcon from '@material-ui/icons/Delete';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
-import { useId } from 'react';
+import { ReactNode, useId } from 'react';
 import { TextRow, isBrowserEditable } from './draft';
 
 export interface TextRowsProps {
@@ -15,8 +15,11 @@ export interface TextRowsProps {
   revealed: readonly string[];
   /** Errors by row id. */
   errors: Record<string, string>;
-  /** The Secret is immutable: its data cannot change, so nothing here is editable. */
-  locked: boolean;
+  /**
+   * Why the values cannot be changed here (an immutable Secret, a binary-containing one), shown
+   * under the rows; nothing is editable then. Undefined: the values are editable.
+   */
+  locked?: ReactNode;
   onChange: (
     id: string,
     change: Partial<Pick<TextRow, 'key' | 'value'>>,
@@ -98,7 +101,8 @@ function ValueField({
 
 /** The text values of the draft as editable key/value rows, each value masked until shown. */
 export function TextRows(props: TextRowsProps) {
-  const { rows, revealed, errors, locked } = props;
+  const { rows, revealed, errors } = props;
+  const locked = props.locked !== undefined;
   const fieldId = useId();
   return (
     <Box>
@@ -169,8 +173,8 @@ export function TextRows(props: TextRowsProps) {
         Add key
       </Button>
       {locked && (
-        <Typography variant="body2" color="textSecondary">
-          The Secret is immutable: its values cannot be changed.
+        <Typography variant="body2" color="textSecondary" component="div">
+          {props.locked}
         </Typography>
       )}
     </Box>
@@ -198,5 +202,30 @@ export function BinaryKeys({ keys }: { keys: readonly string[] }) {
         ))}
       </ul>
     </Box>
+  );
+}
+
+/**
+ * The spec's sentence for a binary-containing Secret, and the kubectl command that changes one
+ * value's bytes (Krypton keeps no version of a change made that way).
+ */
+export function BinaryEditNotice(props: {
+  namespace: string;
+  name: string;
+  binaryKey: string;
+}) {
+  // Shell quoting: the JSON's quotes are escaped inside double quotes, so $(...) still runs.
+  const quote = '\\"';
+  const json = `{${quote}data${quote}:{${quote}${props.binaryKey}${quote}:${quote}$(base64 -w0 < ${props.binaryKey})${quote}}}`;
+  const command = `kubectl -n ${props.namespace} patch secret ${props.name} --type merge -p "${json}"`;
+  return (
+    <>
+      To edit a binary-containing Secret, update metadata in Krypton or use
+      Kubernetes tooling to change bytes. For example:
+      <Box component="pre" mt={1} mb={0} style={{ whiteSpace: 'pre-wrap' }}>
+        <code>{command}</code>
+      </Box>
+      A change made that way is not kept as a version by Krypton.
+    </>
   );
 }

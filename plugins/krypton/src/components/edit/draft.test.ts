@@ -27,9 +27,16 @@ const secret: SecretDto = {
     editors: [],
     viewers: ['group:default/team-a'],
   },
+  keys: ['USER', 'PASS'],
+  binaryKeys: [],
+  data: { USER: 'app', PASS: 'pw' },
+  binaryData: {},
+};
+
+const withBinary: SecretDto = {
+  ...secret,
   keys: ['USER', 'PASS', 'cert.der'],
   binaryKeys: ['cert.der'],
-  data: { USER: 'app', PASS: 'pw' },
   binaryData: { 'cert.der': 'AAEC' },
 };
 
@@ -55,6 +62,16 @@ describe('buildUpdateRequest', () => {
       data: { USER: 'app', PASS: 'new' },
     });
     expect('binaryData' in request).toBe(false);
+  });
+
+  it('never sends data for a binary-containing Secret, whose values the form does not edit', () => {
+    const draft = draftFromSecret(withBinary);
+    draft.rows[1] = { ...draft.rows[1], value: 'new' };
+    draft.description = 'Only this';
+    expect(buildUpdateRequest(draft, withBinary, true)).toEqual({
+      resourceVersion: '100',
+      description: 'Only this',
+    });
   });
 
   it('treats re-spelled refs as unchanged and sends only changed roles', () => {

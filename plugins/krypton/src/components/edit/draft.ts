@@ -278,7 +278,9 @@ export function buildUpdateRequest(
   const request: UpdateSecretRequest = {
     resourceVersion: baseline.resourceVersion,
   };
-  if (carriesValues(baseline)) {
+  // A binary-containing Secret's values are read-only in the form (the spec leaves its bytes to
+  // Kubernetes tooling), so its edit never sends data.
+  if (carriesValues(baseline) && baseline.binaryKeys.length === 0) {
     const data = draftTextData(draft);
     if (!sameTextData(data, baseline.data)) request.data = data;
   }

@@ -62,6 +62,8 @@ export interface HistoryTabProps {
   onRestored: (secret: SecretWriteAnswer) => void;
   /** Open the restore flow for the newest restorable version right away (the entity tab's "Roll back…"). */
   startRestore?: boolean;
+  /** Told once startRestore has been acted on, so that the page can drop it from its address. */
+  onStartRestoreUsed?: () => void;
 }
 
 type FailedState = Extract<HistoryState, { status: 'failed' }>;
@@ -285,6 +287,7 @@ export function HistoryTab(props: HistoryTabProps) {
 
   // "Roll back…" opens the newest restorable version once, as soon as the list is known.
   const { state } = history;
+  const { onStartRestoreUsed } = props;
   useEffect(() => {
     if (
       !props.startRestore ||
@@ -295,6 +298,7 @@ export function HistoryTab(props: HistoryTabProps) {
       return;
     }
     started.current = true;
+    onStartRestoreUsed?.();
     // When restore is blocked its reason is already on screen next to the list.
     if (!summary || block !== undefined) return;
     const target = newestRestorable(state.items, summary.resourceVersion);
@@ -314,6 +318,7 @@ export function HistoryTab(props: HistoryTabProps) {
     summary,
     block,
     openRestore,
+    onStartRestoreUsed,
   ]);
 
   const reloadLatest = async () => {
