@@ -262,6 +262,24 @@ describe('ConsumersTab', () => {
     expect(calls.posts).toBe(0);
   });
 
+  it('restarts once when the confirmation is clicked twice', async () => {
+    const calls = serveConsumers(server, {
+      restart: () => HttpResponse.json(requested),
+    });
+    const user = userEvent.setup();
+    await renderConsumers({ entities: catalogEntities });
+    const button = await restartButton();
+    await waitForEnabled(button);
+    await user.click(button);
+    await user.dblClick(
+      within(screen.getByRole('dialog')).getByRole('button', {
+        name: 'Restart 3 workloads',
+      }),
+    );
+    await screen.findByRole('region', { name: 'This restart' });
+    expect(calls.posts).toBe(1);
+  });
+
   it('shows a 200 restart as requested, not as finished, and refreshes the last restart', async () => {
     const calls = serveConsumers(server, {
       restart: () => HttpResponse.json(requested),

@@ -19,7 +19,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
@@ -139,7 +139,16 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
 
   const blocker = restartBlocker(props, consumers);
 
+  // One confirmation sends one restart: a second click on it (it stays clickable while it
+  // closes) is ignored until the user opens the confirmation again.
+  const confirmed = useRef(false);
+  const openConfirmation = () => {
+    confirmed.current = false;
+    setConfirming(true);
+  };
   const confirm = async () => {
+    if (confirmed.current) return;
+    confirmed.current = true;
     setConfirming(false);
     setRestarting(true);
     setAttempt(undefined);
@@ -180,7 +189,7 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
               color="primary"
               disabled={blocker !== undefined || restarting}
               aria-describedby={blocker ? reasonId : undefined}
-              onClick={() => setConfirming(true)}
+              onClick={openConfirmation}
             >
               {restarting ? 'Restarting…' : 'Restart consumers'}
             </Button>

@@ -66,6 +66,8 @@ export interface AccessTabProps {
   onEdit: (editing: boolean) => void;
   /** Whether the open form's draft holds changes; see SecretForm. */
   onDirtyChange?: (dirty: boolean) => void;
+  /** The live Secret the form's Reload latest loaded; see SecretForm. */
+  onReloaded?: (live: SecretWriteAnswer) => void;
   onSaved: (secret: SecretWriteAnswer) => void;
 }
 
@@ -90,6 +92,7 @@ export const AccessTab = (props: AccessTabProps) => {
           // the metadata only and never sends data.
           keepValues={decisions.reveal.allowed}
           onDirtyChange={props.onDirtyChange}
+          onReloaded={props.onReloaded}
           onSaved={props.onSaved}
         />
       </InfoCard>

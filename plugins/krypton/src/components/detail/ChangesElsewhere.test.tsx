@@ -1,5 +1,4 @@
-import { SignalApi } from '@backstage/plugin-signals-react';
-import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { registerMswTestHooks } from '@backstage/test-utils';
 import {
   SecretChangedSignal,
   SecretDto,
@@ -9,44 +8,14 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes } from 'react-router-dom';
-import {
-  KryptonApis,
-  baseUrl,
-  kryptonConfig,
-  secretDto,
-} from '../../__testUtils__/krypton';
-import { rootRouteRef } from '../../routes';
-import { KryptonPage } from '../KryptonPage';
+import { baseUrl, kryptonConfig, secretDto } from '../../__testUtils__/krypton';
+import { TestSignals, renderSecretPage } from '../../__testUtils__/secretPage';
 import { POLL_INTERVAL_MS, SIGNAL_SETTLE_MS } from './ChangesElsewhere';
 
 const server = setupServer();
 const secretUrl = `${baseUrl}/namespaces/demo/secrets/db`;
 const CHANNEL = secretSignalChannel('uid-db');
 const DRAFT = 'draft-kept-4e1a';
-
-type Handler = (message: SecretChangedSignal) => void;
-
-/** The signals plugin's API as a page sees it: messages pushed by the test. */
-class TestSignals implements SignalApi {
-  private readonly handlers = new Map<string, Set<Handler>>();
-
-  subscribe: SignalApi['subscribe'] = (channel, onMessage) => {
-    const handler = onMessage as unknown as Handler;
-    const set = this.handlers.get(channel) ?? new Set();
-    set.add(handler);
-    this.handlers.set(channel, set);
-    return { unsubscribe: () => set.delete(handler) };
-  };
-
-  channels() {
-    return [...this.handlers].filter(([, set]) => set.size > 0).map(([c]) => c);
-  }
-
-  push(channel: string, message: SecretChangedSignal) {
-    act(() => this.handlers.get(channel)?.forEach(h => h(message)));
-  }
-}
 
 const changed = (
   resourceVersion: string | null,
@@ -90,20 +59,6 @@ function serve(state: { live: () => SecretDto | undefined }) {
   return calls;
 }
 
-function renderPage(signals?: SignalApi) {
-  return renderInTestApp(
-    <KryptonApis signals={signals}>
-      <Routes>
-        <Route path="/krypton/*" element={<KryptonPage />} />
-      </Routes>
-    </KryptonApis>,
-    {
-      routeEntries: ['/krypton/secret/demo/db'],
-      mountedRoutes: { '/krypton': rootRouteRef },
-    },
-  );
-}
-
 const settle = () =>
   act(() => new Promise(r => setTimeout(r, SIGNAL_SETTLE_MS + 300)));
 
@@ -116,7 +71,7 @@ describe('changes made elsewhere', () => {
     serve({ live: () => live });
     const signals = new TestSignals();
     const user = userEvent.setup();
-    await renderPage(signals);
+    await renderSecretPage(signals);
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('form', { name: 'Edit Secret db' });
     const password = within(form).getByLabelText('Value of password');
@@ -145,7 +100,7 @@ describe('changes made elsewhere', () => {
   it('takes the signal of the page’s own write, whose answer it already shows, as no news', async () => {
     const calls = serve({ live: () => secretDto() });
     const signals = new TestSignals();
-    await renderPage(signals);
+    await renderSecretPage(signals);
     await screen.findByRole('button', { name: 'Edit' });
     const reads = calls.values;
 
@@ -161,7 +116,7 @@ describe('changes made elsewhere', () => {
     const calls = serve({ live: () => live });
     const signals = new TestSignals();
     const user = userEvent.setup();
-    await renderPage(signals);
+    await renderSecretPage(signals);
     await user.click(await screen.findByRole('tab', { name: 'History' }));
     await waitFor(() => expect(calls.lists).toBe(1));
 
@@ -194,7 +149,7 @@ describe('changes made elsewhere', () => {
     }) as typeof setInterval);
     let live = secretDto();
     const calls = serve({ live: () => live });
-    await renderPage();
+    await renderSecretPage();
     await screen.findByRole('button', { name: 'Edit' });
     await waitFor(() => expect(polls).toHaveLength(1));
     const before = calls.summaries;

@@ -1,23 +1,15 @@
-import { SignalApi } from '@backstage/plugin-signals-react';
-import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
+import { registerMswTestHooks } from '@backstage/test-utils';
 import {
-  SecretChangedSignal,
   SecretDto,
   messages,
+  secretSignalChannel,
 } from '@krypton/plugin-krypton-common';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes } from 'react-router-dom';
-import {
-  KryptonApis,
-  baseUrl,
-  kryptonConfig,
-  secretDto,
-} from '../../__testUtils__/krypton';
-import { rootRouteRef } from '../../routes';
-import { KryptonPage } from '../KryptonPage';
+import { baseUrl, kryptonConfig, secretDto } from '../../__testUtils__/krypton';
+import { TestSignals, renderSecretPage } from '../../__testUtils__/secretPage';
 import { SIGNAL_SETTLE_MS } from './ChangesElsewhere';
 
 const server = setupServer();
@@ -34,20 +26,6 @@ function serve(state: { live: () => Response }) {
     }),
     http.get(secretUrl, () => state.live()),
     http.get(`${secretUrl}/versions`, () => HttpResponse.json({ items: [] })),
-  );
-}
-
-function renderPage(signals?: SignalApi) {
-  return renderInTestApp(
-    <KryptonApis signals={signals}>
-      <Routes>
-        <Route path="/krypton/*" element={<KryptonPage />} />
-      </Routes>
-    </KryptonApis>,
-    {
-      routeEntries: ['/krypton/secret/demo/db'],
-      mountedRoutes: { '/krypton': rootRouteRef },
-    },
   );
 }
 
@@ -74,7 +52,7 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
   it('keeps the draft while the user looks at another tab', async () => {
     serve({ live: () => HttpResponse.json(secretDto()) });
     const user = userEvent.setup();
-    await renderPage();
+    await renderSecretPage();
     await startDraft(user);
 
     await user.click(screen.getByRole('tab', { name: 'History' }));
@@ -87,7 +65,7 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
   it('asks before Cancel throws a changed draft away', async () => {
     serve({ live: () => HttpResponse.json(secretDto()) });
     const user = userEvent.setup();
-    await renderPage();
+    await renderSecretPage();
     await startDraft(user);
 
     await user.click(screen.getByRole('button', { name: 'Cancel editing' }));
@@ -111,7 +89,7 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
   it('closes an unchanged form at once, and asks before the access form replaces a changed one', async () => {
     serve({ live: () => HttpResponse.json(secretDto()) });
     const user = userEvent.setup();
-    await renderPage();
+    await renderSecretPage();
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
     await user.click(screen.getByRole('button', { name: 'Cancel editing' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -135,40 +113,45 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
           ? HttpResponse.json({ error: messages.unavailable }, { status: 502 })
           : HttpResponse.json(secretDto()),
     });
-    const handlers = new Set<(m: SecretChangedSignal) => void>();
-    const signals: SignalApi = {
-      subscribe: (_channel, onMessage) => {
-        const handler = onMessage as unknown as (
-          m: SecretChangedSignal,
-        ) => void;
-        handlers.add(handler);
-        return { unsubscribe: () => handlers.delete(handler) };
-      },
-    };
+    const signals = new TestSignals();
     const user = userEvent.setup();
-    await renderPage(signals);
+    await renderSecretPage(signals);
     await startDraft(user);
 
     // A change elsewhere reloads the values, and that read fails.
     fail = true;
-    act(() =>
-      handlers.forEach(h =>
-        h({
-          cluster: 'local',
-          namespace: 'demo',
-          name: 'db',
-          event: 'update',
-          resourceVersion: '101',
-          version: 4,
-        }),
-      ),
-    );
+    signals.push(secretSignalChannel('uid-db'), {
+      cluster: 'local',
+      namespace: 'demo',
+      name: 'db',
+      event: 'update',
+      resourceVersion: '101',
+      version: 4,
+    });
     expect(
       await screen.findByText(/The values could not be refreshed/, undefined, {
         timeout: SIGNAL_SETTLE_MS + 2000,
       }),
     ).toBeInTheDocument();
     expect(draftValue()).toHaveValue(DRAFT);
+  });
+
+  it("moves the page's facts to the revision that the form's Reload latest loaded", async () => {
+    let live = secretDto();
+    serve({ live: () => HttpResponse.json(live) });
+    const user = userEvent.setup();
+    await renderSecretPage();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const facts = () =>
+      screen.getByText('Version').closest('dl') as HTMLElement;
+    expect(within(facts()).getByText('3')).toBeInTheDocument();
+
+    live = secretDto({ resourceVersion: '105', version: 4 });
+    await user.click(screen.getByRole('button', { name: 'Reload latest' }));
+    expect(
+      await screen.findByText(/version 4, loaded revision 105$/),
+    ).toBeInTheDocument();
+    expect(within(facts()).getByText('4')).toBeInTheDocument();
   });
 
   it('offers no edit of a service-account token, and says why', async () => {
@@ -183,7 +166,7 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
       }),
     );
     const user = userEvent.setup();
-    await renderPage();
+    await renderSecretPage();
     expect(
       await screen.findByText(
         `You cannot edit this Secret: ${messages.serviceAccountToken}`,

@@ -532,6 +532,8 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
     expect(screen.queryByText(/No versions yet/)).toBeNull();
     expect(screen.queryByText('The history is unavailable')).toBeNull();
     expect(screen.queryByRole('tab', { hidden: true })).toBeNull();
+    // One History card: HistoryTab draws its own, and nothing wraps it in another.
+    expect(screen.getAllByText('History', { exact: true })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Delete…' })).toBeNull();
     expect(calls.summaries).toBe(1);
     expect(calls.lists).toBe(1);

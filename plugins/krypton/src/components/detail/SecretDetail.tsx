@@ -1,5 +1,4 @@
 import {
-  InfoCard,
   Progress,
   ResponseErrorPanel,
   WarningPanel,
@@ -42,7 +41,7 @@ import {
 } from '../delete';
 import { DiscardDraftDialog, useBeforeUnload } from '../edit';
 import { HistoryTab } from '../history';
-import { keptAnswer, summaryOf } from '../writeAnswer';
+import { carriesValues, keptAnswer, summaryOf } from '../writeAnswer';
 import { AccessTab } from './AccessTab';
 import { ChangeElsewhere, ChangesElsewhere } from './ChangesElsewhere';
 import { SecretFacts } from './SecretFacts';
@@ -206,14 +205,12 @@ export const SecretDetail = (props: SecretDetailProps) => {
         />
         {denied && (
           // The history route answers for itself, so a refused reader sees that the history is
-          // denied too, never an empty history.
-          <InfoCard title="History">
-            <HistoryTab
-              location={location}
-              reloadLive={reloadLive}
-              onRestored={answer => live.replace(summaryOf(answer))}
-            />
-          </InfoCard>
+          // denied too, never an empty history. HistoryTab draws its own History card.
+          <HistoryTab
+            location={location}
+            reloadLive={reloadLive}
+            onRestored={answer => live.replace(summaryOf(answer))}
+          />
         )}
       </Box>
     );
@@ -254,6 +251,12 @@ export const SecretDetail = (props: SecretDetailProps) => {
     replaceSummary(summaryOf(kept));
     values.replace(kept);
     setEditing(undefined);
+  };
+  // The form's own Reload latest: the facts, Delete's expected revision and the other tabs follow
+  // the revision the draft now starts from (the form has pinned it, so it is no news to the form).
+  const onFormReloaded = (answer: SecretWriteAnswer) => {
+    replaceSummary(summaryOf(answer));
+    if (carriesValues(answer)) values.replace(answer);
   };
   const onRestored = (answer: SecretWriteAnswer) => {
     onSaved(answer);
@@ -370,6 +373,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             editing={editing === 'values'}
             onEdit={onEdit('values')}
             onDirtyChange={setDirty}
+            onReloaded={onFormReloaded}
             onSaved={onSaved}
           />
         </TabPanel>
@@ -388,6 +392,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             editing={editing === 'access'}
             onEdit={onEdit('access')}
             onDirtyChange={setDirty}
+            onReloaded={onFormReloaded}
             onSaved={onSaved}
           />
         </TabPanel>

@@ -28,6 +28,8 @@ export interface ValuesTabProps {
   onEdit: (editing: boolean) => void;
   /** Whether the open form's draft holds changes; see SecretForm. */
   onDirtyChange?: (dirty: boolean) => void;
+  /** The live Secret the form's Reload latest loaded; see SecretForm. */
+  onReloaded?: (live: SecretWriteAnswer) => void;
   onSaved: (secret: SecretWriteAnswer) => void;
 }
 
@@ -74,6 +76,7 @@ export const ValuesTab = (props: ValuesTabProps) => {
           canEditAccess={decisions.manageAccess.allowed}
           keepValues={decisions.reveal.allowed}
           onDirtyChange={props.onDirtyChange}
+          onReloaded={props.onReloaded}
           onSaved={props.onSaved}
         />
       </InfoCard>

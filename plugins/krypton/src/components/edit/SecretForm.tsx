@@ -74,6 +74,11 @@ interface SecretFormCommonProps {
    * its loaded revision or an unapplied paste, or a create the user has typed into.
    */
   onDirtyChange?: (dirty: boolean) => void;
+  /**
+   * The live Secret the form's own Reload latest loaded (as the form keeps it), so that the page's
+   * facts and its other actions' expected revision move forward with the draft.
+   */
+  onReloaded?: (live: SecretWriteAnswer) => void;
 }
 
 /**
@@ -108,7 +113,7 @@ const IMMUTABLE_OWNERS_ONLY =
 
 /** Create or edit one Secret: text values, description, immutability and access rules. */
 export function SecretForm(props: SecretFormProps) {
-  const { onSaved, canEditAccess, keepValues } = props;
+  const { onSaved, onReloaded, canEditAccess, keepValues } = props;
   const api = useApi(kryptonApiRef);
   const reasonId = useId();
   const fieldId = useId();
@@ -219,7 +224,9 @@ export function SecretForm(props: SecretFormProps) {
       const live: SecretWriteAnswer = keepValues
         ? await api.getSecret(target)
         : withoutValues(await api.getSecretSummary(target));
-      commit(keptAnswer(live, keepValues));
+      const kept = keptAnswer(live, keepValues);
+      commit(kept);
+      onReloaded?.(kept);
       setSaveError(undefined);
       setConflict(undefined);
     } catch (e) {
@@ -227,7 +234,7 @@ export function SecretForm(props: SecretFormProps) {
     } finally {
       setReloading(false);
     }
-  }, [api, startPin, target, keepValues]);
+  }, [api, startPin, target, keepValues, onReloaded]);
 
   // An edit form mounted without its Secret loads it; with one, it never refetches on its own.
   const needsLoad = props.mode === 'edit' && props.initial === undefined;
