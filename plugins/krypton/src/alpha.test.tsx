@@ -53,6 +53,19 @@ describe('the entity tab', () => {
   });
 });
 
+describe('the entity tab in the catalog', () => {
+  it('sits in the deployment group with an icon, beside the Kubernetes plugin', () => {
+    const tester = createExtensionTester(
+      kryptonPlugin.getExtension('entity-content:krypton'),
+    );
+    expect(tester.get(EntityContentBlueprint.dataRefs.title)).toBe('Secrets');
+    expect(tester.get(EntityContentBlueprint.dataRefs.group)).toBe(
+      'deployment',
+    );
+    expect(tester.get(EntityContentBlueprint.dataRefs.icon)).toBeTruthy();
+  });
+});
+
 describe('the page', () => {
   it('has a title and an icon, which give it its sidebar item', () => {
     const tester = createExtensionTester(

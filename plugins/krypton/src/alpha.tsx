@@ -47,6 +47,9 @@ const kryptonEntityContent = EntityContentBlueprint.makeWithOverrides({
     return originalFactory({
       path: 'krypton',
       title: 'Secrets',
+      // Beside the Kubernetes plugin's content, which the catalog also groups under deployment.
+      group: 'deployment',
+      icon: <VpnKeyIcon />,
       filter: entity => hasLinkedSecrets(entity, prefix),
       loader: () =>
         import('./components/EntityKryptonContent').then(m => (
@@ -61,6 +64,7 @@ export default createFrontendPlugin({
   pluginId: 'krypton',
   title: 'Krypton',
   icon: <VpnKeyIcon />,
+  info: { packageJson: () => import('../package.json') },
   extensions: [kryptonApi, kryptonPage, kryptonEntityContent],
   routes: {
     root: convertLegacyRouteRef(rootRouteRef),
