@@ -1,9 +1,5 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
-import {
-  SecretDto,
-  SecretSummary,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { SecretDto, SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -19,7 +15,7 @@ import {
   SECRET_ACTIONS,
   SecretRole,
 } from '../access/decide';
-import { SecretForm } from '../edit';
+import { EditSecretCard, EditTabEvents } from './EditSecretCard';
 
 const ROLE_TEXT: Record<SecretRole, string> = {
   admin:
@@ -55,7 +51,7 @@ function RoleList({ title, refs }: { title: string; refs: string[] }) {
   );
 }
 
-export interface AccessTabProps {
+export interface AccessTabProps extends EditTabEvents {
   location: SecretLocation;
   secret: SecretSummary;
   /** The Secret with values, when loaded; the access form starts from it. */
@@ -63,12 +59,6 @@ export interface AccessTabProps {
   decisions: ActionDecisions;
   role: SecretRole;
   editing: boolean;
-  onEdit: (editing: boolean) => void;
-  /** Whether the open form's draft holds changes; see SecretForm. */
-  onDirtyChange?: (dirty: boolean) => void;
-  /** The live Secret the form's Reload latest loaded; see SecretForm. */
-  onReloaded?: (live: SecretWriteAnswer) => void;
-  onSaved: (secret: SecretWriteAnswer) => void;
 }
 
 /** Who may do what with the Secret, what the signed-in user may do, and the owners' editor. */
@@ -76,26 +66,11 @@ export const AccessTab = (props: AccessTabProps) => {
   const { secret, decisions, role, editing } = props;
   if (editing) {
     return (
-      <InfoCard
+      <EditSecretCard
+        {...props}
         title="Edit access and description"
-        action={
-          <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
-        }
-      >
-        <SecretForm
-          key={`${secret.cluster}/${secret.namespace}/${secret.name}`}
-          mode="edit"
-          location={props.location}
-          initial={props.loaded}
-          canEditAccess={decisions.manageAccess.allowed}
-          // An owner who may not reveal the values still edits the rules: the form then loads
-          // the metadata only and never sends data.
-          keepValues={decisions.reveal.allowed}
-          onDirtyChange={props.onDirtyChange}
-          onReloaded={props.onReloaded}
-          onSaved={props.onSaved}
-        />
-      </InfoCard>
+        initial={props.loaded}
+      />
     );
   }
   return (

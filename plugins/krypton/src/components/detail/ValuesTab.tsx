@@ -3,39 +3,30 @@ import {
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
-import {
-  SecretSummary,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { SecretLocation } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
-import { SecretForm } from '../edit';
 import { formatVersion } from '../list/secretRows';
 import { SecretValues } from '../values';
+import { EditSecretCard, EditTabEvents } from './EditSecretCard';
 import { KeyList } from './KeyList';
 import { SecretValuesState } from './useSecretValues';
 
-export interface ValuesTabProps {
+export interface ValuesTabProps extends EditTabEvents {
   location: SecretLocation;
   summary: SecretSummary;
   values: SecretValuesState;
   decisions: ActionDecisions;
   editing: boolean;
-  onEdit: (editing: boolean) => void;
-  /** Whether the open form's draft holds changes; see SecretForm. */
-  onDirtyChange?: (dirty: boolean) => void;
-  /** The live Secret the form's Reload latest loaded; see SecretForm. */
-  onReloaded?: (live: SecretWriteAnswer) => void;
-  onSaved: (secret: SecretWriteAnswer) => void;
 }
 
 /** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
 export const ValuesTab = (props: ValuesTabProps) => {
-  const { location, summary, values, decisions, editing } = props;
+  const { summary, values, decisions, editing } = props;
   if (!decisions.reveal.allowed) {
     return (
       <InfoCard title="Keys">
@@ -53,11 +44,11 @@ export const ValuesTab = (props: ValuesTabProps) => {
   if (editing && values.secret) {
     const secret = values.secret;
     return (
-      <InfoCard
+      <EditSecretCard
+        {...props}
         title="Edit Secret"
-        action={
-          <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
-        }
+        secret={secret}
+        initial={secret}
       >
         {values.error && (
           <Box mb={2}>
@@ -67,19 +58,7 @@ export const ValuesTab = (props: ValuesTabProps) => {
             </Alert>
           </Box>
         )}
-        <SecretForm
-          // A fresh form (and draft) per Secret, pinned to the loaded revision.
-          key={`${secret.cluster}/${secret.namespace}/${secret.name}`}
-          mode="edit"
-          location={location}
-          initial={secret}
-          canEditAccess={decisions.manageAccess.allowed}
-          keepValues={decisions.reveal.allowed}
-          onDirtyChange={props.onDirtyChange}
-          onReloaded={props.onReloaded}
-          onSaved={props.onSaved}
-        />
-      </InfoCard>
+      </EditSecretCard>
     );
   }
 

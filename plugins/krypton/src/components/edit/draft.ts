@@ -11,6 +11,7 @@ import {
   validateDataKey,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
+import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
 import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';
 
@@ -46,7 +47,6 @@ export interface Draft {
 }
 
 export const DEFAULT_TYPE = 'Opaque';
-const SERVICE_ACCOUNT_TOKEN = 'kubernetes.io/service-account-token';
 const MAX_DESCRIPTION = 2048;
 const MAX_REFS = 100;
 
@@ -201,7 +201,7 @@ export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
       }
     }
     if (draft.type.trim() === '') errors.type = 'Enter a type such as Opaque.';
-    else if (draft.type.trim() === SERVICE_ACCOUNT_TOKEN) {
+    else if (draft.type.trim() === SERVICE_ACCOUNT_TOKEN_TYPE) {
       errors.type =
         'Service-account token Secrets cannot be created through Krypton.';
     }
