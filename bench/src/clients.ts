@@ -4,8 +4,15 @@ import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
 
+/** An answer's headers and whole body. */
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
 /** Sends one request on a keep-alive agent and reads the whole answer; fails on another status. */
-export function send(
+export function exchange(
   url: string,
   options: {
     agent: http.Agent;
@@ -14,7 +21,7 @@ export function send(
     body?: string;
     expect: number | number[];
   },
-): Promise<Buffer> {
+): Promise<Answer> {
   const lib = url.startsWith('https:') ? https : http;
   const expected = ([] as number[]).concat(options.expect);
   return new Promise((resolve, reject) => {
@@ -42,7 +49,12 @@ export function send(
                 } ${body.subarray(0, 500)}`,
               ),
             );
-          } else resolve(body);
+          } else
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body,
+            });
         });
         res.on('error', reject);
       },
@@ -50,6 +62,14 @@ export function send(
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** Sends one request and reads the whole body; fails on another status. */
+export async function send(
+  url: string,
+  options: Parameters<typeof exchange>[1],
+): Promise<Buffer> {
+  return (await exchange(url, options)).body;
 }
 
 /** Sends a JSON request and parses the JSON answer. */

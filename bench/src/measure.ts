@@ -79,8 +79,15 @@ export function formatTable(
 
 /** The median of some figures (the lower middle one for an even count). */
 export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return percentile(sorted, 50);
+  return percentileOf(values, 50);
+}
+
+/** The p-th percentile of some figures, in any order (nearest rank). */
+export function percentileOf(values: number[], p: number): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** A plain-text table with aligned columns: text columns left-aligned, numbers right-aligned. */

@@ -36,6 +36,14 @@ export interface Config {
      * entities that link a Secret, when it is updated, restored or deleted, or its consumers are
      * restarted. They never carry a value.
      */
+    diagnostics?: {
+      /**
+       * Add a Server-Timing header to every answer with the time of each phase of the request:
+       * auth, user, permission, kube, audit, app and total (default false). For benchmarks and
+       * troubleshooting; it holds durations and call counts only.
+       */
+      serverTiming?: boolean;
+    };
     notifications?: {
       /** Send them (default false). */
       enabled?: boolean;

@@ -42,6 +42,8 @@ export interface KryptonBackendConfig {
   serviceAccountMode: ServiceAccountModeLimits;
   /** Notifications to the owners of the catalog entities that link a changed Secret. */
   notifications: NotificationSettings;
+  /** Answers carry a Server-Timing header with the phases of each request. */
+  serverTiming: boolean;
 }
 
 /** The operations whose success (or, for a restart, whose result) notifies owners. */
@@ -285,6 +287,8 @@ export function readKryptonConfig(
     requestTimeoutMs: readRequestTimeout(config),
     serviceAccountMode: readServiceAccountMode(config),
     notifications: readNotifications(config),
+    serverTiming:
+      config.getOptionalBoolean('krypton.diagnostics.serverTiming') ?? false,
     ...readSettings(config, env),
   };
 }

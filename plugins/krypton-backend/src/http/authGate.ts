@@ -5,6 +5,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { KryptonError, messages } from '@krypton/plugin-krypton-common';
 import { Request, RequestHandler } from 'express';
+import { timed } from '../diagnostics/serverTiming';
 
 const credentialsByRequest = new WeakMap<
   Request,
@@ -21,7 +22,9 @@ export function authGate(httpAuth: HttpAuthService): RequestHandler {
     try {
       credentialsByRequest.set(
         req,
-        await httpAuth.credentials(req, { allow: ['user'] }),
+        await timed('auth', () =>
+          httpAuth.credentials(req, { allow: ['user'] }),
+        ),
       );
       next();
     } catch (err) {

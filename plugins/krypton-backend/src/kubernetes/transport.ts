@@ -2,6 +2,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import { timed } from '../diagnostics/serverTiming';
+
+const KRYPTON_USER_AGENT = 'krypton/0.1.0';
 
 /** The Kubernetes identity that a request acts as, on top of the transport's own credentials. */
 export interface Impersonation {
@@ -198,7 +201,11 @@ export class KubeTransport {
     return typeof value === 'string' ? value : undefined;
   }
 
-  async request(req: KubeRequest): Promise<KubeResponse> {
+  request(req: KubeRequest): Promise<KubeResponse> {
+    return timed('kube', () => this.exchange(req));
+  }
+
+  private async exchange(req: KubeRequest): Promise<KubeResponse> {
     const conn = await this.current();
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) {
@@ -206,6 +213,9 @@ export class KubeTransport {
     }
     const headers: Record<string, string | string[]> = {
       Accept: req.accept ?? 'application/json',
+      // Kubernetes names the field manager of a write after the client (what precedes the first
+      // "/"), so managedFields and the portal's "last change" say "krypton", not "unknown".
+      'User-Agent': KRYPTON_USER_AGENT,
     };
     const authorization = conn.pluginAuth
       ? await this.pluginAuthorization()

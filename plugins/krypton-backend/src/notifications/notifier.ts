@@ -2,7 +2,7 @@ import { AuthService, LoggerService } from '@backstage/backend-plugin-api';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { NotificationService } from '@backstage/plugin-notifications-node';
 import { NotificationSettings } from '../config';
-import { linkingOwners } from './owners';
+import { cachedOwnerLookup } from './owners';
 import { SecretChange, notificationFor } from './payload';
 
 /** Tells the owners of the entities that link a Secret what happened to it. */
@@ -33,9 +33,10 @@ export function createSecretNotifier(
 ): SecretNotifier {
   const { settings, notifications, logger } = options;
   if (!settings.enabled) return silent;
+  const ownersOf = cachedOwnerLookup(options);
 
   async function deliver(change: SecretChange): Promise<void> {
-    const owners = await linkingOwners(options, change.secret);
+    const owners = await ownersOf(change.secret);
     if (owners.length === 0) return;
     await notifications.send({
       recipients: {

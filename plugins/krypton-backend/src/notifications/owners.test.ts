@@ -2,7 +2,7 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { JsonValue } from '@backstage/types';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { linkingOwners, ownerRefOf } from './owners';
+import { cachedOwnerLookup, linkingOwners, ownerRefOf } from './owners';
 
 const entity = (
   name: string,
@@ -116,5 +116,71 @@ describe('linkingOwners', () => {
     expect(await owners(linked, 'secrets.example.com')).toEqual([
       'group:default/team-b',
     ]);
+  });
+});
+
+describe('cachedOwnerLookup', () => {
+  const secret = {
+    cluster: 'prod',
+    namespace: 'payments',
+    name: 'db',
+    labels: {},
+  };
+  const linking = [
+    entity('api', 'team-a', { 'krypton.io/secrets': 'payments/db' }),
+  ];
+
+  function setup(read: () => Promise<Entity[]>) {
+    let clock = 0;
+    let reads = 0;
+    const catalog = catalogServiceMock({ entities: linking });
+    jest
+      .spyOn(catalog, 'streamEntities')
+      .mockImplementation(async function* streamOnce() {
+        reads++;
+        yield await read();
+      });
+    const lookup = cachedOwnerLookup(
+      {
+        catalog,
+        auth: mockServices.auth(),
+        annotationPrefix: 'krypton.io',
+        defaultCluster: 'prod',
+      },
+      10_000,
+      () => clock,
+    );
+    return {
+      lookup,
+      reads: () => reads,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+    };
+  }
+
+  it('reads the catalog once per interval, for every change meanwhile', async () => {
+    const { lookup, reads, advance } = setup(async () => linking);
+    expect(await lookup(secret)).toEqual(['group:default/team-a']);
+    advance(9_999);
+    expect(
+      await Promise.all([lookup(secret), lookup({ ...secret, name: 'other' })]),
+    ).toEqual([['group:default/team-a'], []]);
+    expect(reads()).toBe(1);
+    advance(1);
+    await lookup(secret);
+    expect(reads()).toBe(2);
+  });
+
+  it('does not keep a failed read', async () => {
+    let fail = true;
+    const { lookup, reads } = setup(async () => {
+      if (fail) throw new Error('catalog down');
+      return linking;
+    });
+    await expect(lookup(secret)).rejects.toThrow('catalog down');
+    fail = false;
+    expect(await lookup(secret)).toEqual(['group:default/team-a']);
+    expect(reads()).toBe(2);
   });
 });

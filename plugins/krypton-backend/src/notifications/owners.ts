@@ -52,19 +52,23 @@ export function ownerRefOf(entity: Entity): string | undefined {
   }
 }
 
+/** An entity that links Secrets, as far as notifications need it: its links and its owner. */
+interface LinkingEntity {
+  links: ReturnType<typeof entitySecretLinks>;
+  owner: string;
+}
+
 /**
- * The owners of the catalog entities that link this Secret, each once. The catalog is asked with
- * Krypton's own credentials for the entities that carry either link annotation; which of them
- * link this Secret is decided by common's link rules, the same that the entity tab follows.
+ * The catalog entities that carry either link annotation and have an owner. The catalog is asked
+ * with Krypton's own credentials, for the few fields that the link rules and the owner need.
  */
-export async function linkingOwners(
+async function readLinkingEntities(
   options: OwnerLookupOptions,
-  secret: LinkedSecretFacts,
-): Promise<string[]> {
-  const { catalog, auth, annotationPrefix, defaultCluster } = options;
+): Promise<LinkingEntity[]> {
+  const { catalog, auth, annotationPrefix } = options;
   const names = kryptonLinkAnnotations(annotationPrefix);
   const credentials = await auth.getOwnServiceCredentials();
-  const owners = new Set<string>();
+  const out: LinkingEntity[] = [];
   const pages = catalog.streamEntities(
     {
       // Entries of an array are alternatives: entities with either annotation.
@@ -78,11 +82,67 @@ export async function linkingOwners(
   );
   for await (const page of pages) {
     for (const entity of page) {
-      const links = entitySecretLinks(entity, annotationPrefix);
-      if (!linksSecret(links, secret, defaultCluster)) continue;
       const owner = ownerRefOf(entity);
-      if (owner) owners.add(owner);
+      if (owner)
+        out.push({ links: entitySecretLinks(entity, annotationPrefix), owner });
     }
   }
+  return out;
+}
+
+/**
+ * Which of the entities link this Secret, by common's link rules (the same that the entity tab
+ * follows), as their owners, each once.
+ */
+function ownersLinking(
+  entities: LinkingEntity[],
+  secret: LinkedSecretFacts,
+  defaultCluster: string,
+): string[] {
+  const owners = new Set<string>();
+  for (const { links, owner } of entities) {
+    if (linksSecret(links, secret, defaultCluster)) owners.add(owner);
+  }
   return [...owners];
+}
+
+/** The owners of the catalog entities that link this Secret, each once, read from the catalog now. */
+export async function linkingOwners(
+  options: OwnerLookupOptions,
+  secret: LinkedSecretFacts,
+): Promise<string[]> {
+  return ownersLinking(
+    await readLinkingEntities(options),
+    secret,
+    options.defaultCluster,
+  );
+}
+
+/** How long one read of the catalog's linking entities serves later changes. */
+export const LINKING_ENTITIES_TTL_MS = 10_000;
+
+/**
+ * `linkingOwners` for a stream of changes: the catalog's linking entities are read at most once
+ * per `ttlMs` and shared by every change meanwhile, so a burst of updates costs the catalog one
+ * query instead of one each. The catalog itself takes longer than that to take in an edited
+ * entity, so the owners are no staler than the catalog is. A failed read is not kept.
+ */
+export function cachedOwnerLookup(
+  options: OwnerLookupOptions,
+  ttlMs: number = LINKING_ENTITIES_TTL_MS,
+  now: () => number = Date.now,
+): (secret: LinkedSecretFacts) => Promise<string[]> {
+  let cached: { at: number; entities: Promise<LinkingEntity[]> } | undefined;
+  return async secret => {
+    const at = now();
+    if (!cached || at - cached.at >= ttlMs) {
+      const entities = readLinkingEntities(options);
+      const entry = { at, entities };
+      cached = entry;
+      entities.catch(() => {
+        if (cached === entry) cached = undefined;
+      });
+    }
+    return ownersLinking(await cached.entities, secret, options.defaultCluster);
+  };
 }

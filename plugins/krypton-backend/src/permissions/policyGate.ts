@@ -16,17 +16,25 @@ import {
   messages,
 } from '@krypton/plugin-krypton-common';
 import { KryptonSecretResource, kryptonSecretResourceRef } from './resource';
+import { timed } from '../diagnostics/serverTiming';
 
 /** Whether a policy's decisions let the caller act on one Secret. */
 export type ResourceDecision = (resource: KryptonSecretResource) => boolean;
 
 /** The Backstage permission policy, as Krypton's gates ask it. */
 export interface PolicyGate {
+  /** The policy's decisions on Secret permissions without a resource, in order, in one request. */
+  ask(
+    credentials: BackstageCredentials,
+    permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
+  ): Promise<PolicyDecision[]>;
   /**
-   * Asks about Secret permissions without a resource: any DENY is a 403 at once, and the
-   * conditions of CONDITIONAL decisions come back to be judged against the Secret that Krypton
-   * reads (or plans to write), the same object every other gate judges.
+   * Any DENY among the decisions is a 403 at once; the conditions of CONDITIONAL decisions come
+   * back to be judged against the Secret that Krypton reads (or plans to write), the same object
+   * every other gate judges.
    */
+  judge(decisions: PolicyDecision[]): ResourceDecision;
+  /** `judge` of `ask`. */
   decide(
     credentials: BackstageCredentials,
     permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
@@ -53,25 +61,34 @@ export function createPolicyGate(
     (authorizer ??= createConditionAuthorizer(
       registry.getPermissionRuleset(kryptonSecretResourceRef),
     ));
-  return {
-    async decide(credentials, asked) {
-      const decisions = await permissions.authorizeConditional(
-        [...new Set(asked)].map(permission => ({ permission })),
-        { credentials },
-      );
-      if (decisions.some(d => d.result === AuthorizeResult.DENY))
-        throw refused();
-      const conditional = decisions.filter(
-        d => d.result === AuthorizeResult.CONDITIONAL,
-      );
-      if (conditional.length === 0) return () => true;
-      const authorize = applies();
-      return resource => conditional.every(d => authorize(d, resource));
-    },
-    async require(credentials, asked) {
-      const decisions = await permissions.authorize(
+  const ask: PolicyGate['ask'] = (credentials, asked) =>
+    timed('permission', () =>
+      permissions.authorizeConditional(
         asked.map(permission => ({ permission })),
         { credentials },
+      ),
+    );
+  const judge: PolicyGate['judge'] = decisions => {
+    if (decisions.some(d => d.result === AuthorizeResult.DENY)) throw refused();
+    const conditional = decisions.filter(
+      d => d.result === AuthorizeResult.CONDITIONAL,
+    );
+    if (conditional.length === 0) return () => true;
+    const authorize = applies();
+    return resource => conditional.every(d => authorize(d, resource));
+  };
+  return {
+    ask,
+    judge,
+    async decide(credentials, asked) {
+      return judge(await ask(credentials, [...new Set(asked)]));
+    },
+    async require(credentials, asked) {
+      const decisions = await timed('permission', () =>
+        permissions.authorize(
+          asked.map(permission => ({ permission })),
+          { credentials },
+        ),
       );
       if (decisions.some(d => d.result !== AuthorizeResult.ALLOW))
         throw refused();

@@ -6,6 +6,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { JsonObject } from '@backstage/types';
 import { Request } from 'express';
+import { timed } from '../diagnostics/serverTiming';
 import { toKryptonError } from '../http/errorHandler';
 
 /** An audit event of Krypton's, with the severity it is recorded at. */
@@ -53,22 +54,29 @@ export function createAudited(auditor: AuditorService) {
     const meta = origin.request
       ? eventMeta
       : { ...eventMeta, actor: origin.credentials.principal.userEntityRef };
-    const recorded = await auditor.createEvent({
-      eventId: event.eventId,
-      severityLevel: event.severityLevel,
-      request: origin.request,
-      meta,
-    });
+    const recorded = await timed('audit', () =>
+      auditor.createEvent({
+        eventId: event.eventId,
+        severityLevel: event.severityLevel,
+        request: origin.request,
+        meta,
+      }),
+    );
     let out;
     try {
       out = await run();
     } catch (err) {
-      await recorded.fail({ error: toKryptonError(err), meta });
+      await timed('audit', () =>
+        recorded.fail({ error: toKryptonError(err), meta }),
+      );
       throw err;
     }
     const done = { ...meta, ...out.meta };
-    if (out.outcome) await recorded.fail({ error: out.outcome, meta: done });
-    else await recorded.success({ meta: done });
+    await timed('audit', () =>
+      out.outcome
+        ? recorded.fail({ error: out.outcome, meta: done })
+        : recorded.success({ meta: done }),
+    );
     return out.result;
   };
 }

@@ -4,7 +4,10 @@ import {
   LoggerService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import { ResourcePermission } from '@backstage/plugin-permission-common';
+import {
+  PolicyDecision,
+  ResourcePermission,
+} from '@backstage/plugin-permission-common';
 import {
   AccessPolicy,
   KRYPTON_SECRET_RESOURCE_TYPE,
@@ -47,6 +50,7 @@ import { HttpKubeGateway } from '../kubernetes/kubeGateway';
 import { SecretChange } from '../notifications';
 import { PolicyGate, ResourceDecision } from '../permissions/policyGate';
 import { KryptonSecretResource, secretResource } from '../permissions/resource';
+import { timed } from '../diagnostics/serverTiming';
 
 const PERMISSION_FOR: Record<
   SecretAction,
@@ -122,9 +126,13 @@ export interface SecretRequestContext extends ClusterRequestContext {
   mayList(secret: NativeSecret): boolean;
   /**
    * Starts the reveal check of a write's answer beside the write; the returned function shapes
-   * the written Secret: with its values only for a user who may reveal them.
+   * the written Secret: with its values only for a user who may reveal them. The write's own
+   * permissions go to the policy in the same request, so that a write costs one round trip to
+   * the permission backend, not two.
    */
-  answerFor(): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
+  answerFor(
+    writePermissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
+  ): (secret: NativeSecret) => Promise<SecretWriteAnswer>;
   /**
    * Refuses (403) a create or adopt where the mode's limits forbid it: in serviceAccount mode,
    * only the configured namespaces, and (when given) only the configured Secret types.
@@ -174,7 +182,7 @@ export function createContextResolver(deps: ContextDeps) {
     const { credentials, request } = input;
     const cluster = clusterByName.get(input.cluster ?? clusters[0].name);
     if (!cluster) throw new KryptonError('not_found', 'Unknown cluster.');
-    const info = await userInfo.getUserInfo(credentials);
+    const info = await timed('user', () => userInfo.getUserInfo(credentials));
     const principal: Principal = {
       userEntityRef: info.userEntityRef,
       ownershipEntityRefs: info.ownershipEntityRefs,
@@ -232,9 +240,35 @@ export function createContextResolver(deps: ContextDeps) {
         accessPolicy,
       ) === 'deny';
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
-    const policyOn = (
+    // Each permission is asked once per request, and what is asked together goes in one request
+    // to the permission backend, which costs a token, an HTTP round trip and the policy each time.
+    const decisions = new Map<string, Promise<PolicyDecision>>();
+    const ask = (
       permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
-    ) => policy.decide(credentials, permissions);
+    ) => {
+      const missing = [
+        ...new Map(
+          permissions.filter(p => !decisions.has(p.name)).map(p => [p.name, p]),
+        ).values(),
+      ];
+      if (missing.length === 0) return;
+      const batch = policy.ask(credentials, missing);
+      missing.forEach((permission, i) => {
+        const decision = batch.then(all => all[i]);
+        // Observed by whoever needs it; a decision nobody asks for again must not count as an
+        // unhandled rejection when the permission backend fails.
+        decision.catch(() => undefined);
+        decisions.set(permission.name, decision);
+      });
+    };
+    const policyOn = async (
+      permissions: ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[],
+    ) => {
+      ask(permissions);
+      return policy.judge(
+        await Promise.all(permissions.map(p => decisions.get(p.name)!)),
+      );
+    };
     const requirePolicy = (allows: ResourceDecision, secret: NativeSecret) => {
       if (!allows(resourceOf(secret))) throw refusedByPolicy();
     };
@@ -265,7 +299,8 @@ export function createContextResolver(deps: ContextDeps) {
       policyOn,
       requirePolicy,
       mayList: secret => !aclDenies(secret, 'read'),
-      answerFor: () => {
+      answerFor: writePermissions => {
+        ask([...writePermissions, ...permissionsFor(VALUE_ACTIONS)]);
         // Fails closed: a permission backend that errs after the write withholds the values
         // rather than turning a write that happened into an error.
         const permitted = policyOn(permissionsFor(VALUE_ACTIONS)).catch(

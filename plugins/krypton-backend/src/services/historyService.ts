@@ -6,7 +6,7 @@ import {
   parseVersionParam,
 } from '@krypton/plugin-krypton-common';
 import { AUDIT_EVENTS } from './audit';
-import { SecretTarget, admitSecretName } from './callers';
+import { SecretTarget, admitSecretName, permissionsFor } from './callers';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 
@@ -55,7 +55,7 @@ export class HistoryService {
       ...ctx.auditMeta(name),
       restoredVersion: String(body.version),
     };
-    const answer = ctx.answerFor();
+    const answer = ctx.answerFor(permissionsFor(['restore']));
     return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () => {
       const out = await ctx.versioned.restore(
         ctx.namespace,

@@ -14,7 +14,7 @@ import {
 import { LiveGate, NativeSecret } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
-import { SecretTarget, admitSecretName } from './callers';
+import { SecretTarget, admitSecretName, permissionsFor } from './callers';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 
@@ -72,7 +72,7 @@ export class SecretsService {
   ): Promise<SecretWriteAnswer> {
     const ctx = await this.deps.callers.context(target);
     const body = parseCreateRequest(request);
-    const answer = ctx.answerFor();
+    const answer = ctx.answerFor([kryptonSecretCreatePermission]);
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.create,
@@ -128,7 +128,7 @@ export class SecretsService {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     const body = parseUpdateRequest(request);
-    const answer = ctx.answerFor();
+    const answer = ctx.answerFor(permissionsFor(['update']));
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,

@@ -1,0 +1,234 @@
+import { kubeConfigFor, testClusterState } from '@krypton/kube-testenv';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import {
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+// The bench only runs from source in the repository.
+// eslint-disable-next-line no-restricted-syntax
+const repoRoot = resolve(__dirname, '../..');
+const workDir = join(repoRoot, '.cache/bench/deployed');
+const execFileAsync = promisify(execFile);
+
+/** jest's environment without what would change how the app or the backend is built and run. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  if (!extra.NODE_ENV) delete env.NODE_ENV;
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('JEST_') || key.startsWith('KRYPTON_')) delete env[key];
+  }
+  return env;
+}
+
+/**
+ * Builds the example backend as a deployment does (`backstage-cli package build` of
+ * packages/backend: its bundle holds the backend and the built Krypton packages, with the app's
+ * production build) and unpacks it under .cache/bench/deployed. The unpacked packages resolve
+ * Krypton's packages to their built copies through a node_modules of their own, and everything
+ * else from the repository's node_modules, as `yarn workspaces focus --production` would install.
+ */
+export async function buildDeployedBackend(): Promise<string> {
+  await execFileAsync('yarn', ['workspace', 'backend', 'build'], {
+    cwd: repoRoot,
+    env: cleanEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(join(workDir, 'node_modules/@krypton'), { recursive: true });
+  await execFileAsync('tar', [
+    '-xzf',
+    join(repoRoot, 'packages/backend/dist/bundle.tar.gz'),
+    '-C',
+    workDir,
+  ]);
+  for (const [link, target] of [
+    [
+      'node_modules/@krypton/plugin-krypton-backend',
+      '../../plugins/krypton-backend',
+    ],
+    [
+      'node_modules/@krypton/plugin-krypton-common',
+      '../../plugins/krypton-common',
+    ],
+    ['node_modules/app', '../packages/app'],
+  ]) {
+    symlinkSync(target, join(workDir, link));
+  }
+  return workDir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.once('error', rej);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? res(address.port)
+          : rej(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface DeployedBackend {
+  url: string;
+  /** A Backstage token of the example's guest, `user:default/guest` of `group:default/team-a`. */
+  guestToken: string;
+  /** CPU time (user + system) the backend process has used so far, in milliseconds. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat on Linux. */
+const CLOCK_TICKS = 100;
+
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name may hold blanks; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / CLOCK_TICKS;
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise(r => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts the unpacked example backend with `NODE_ENV=production` and the example's app-config
+ * (impersonation mode, the permission backend with the example policy, notifications, the auditor
+ * on the root logger, SQLite in memory), on the test run's control plane with Krypton's token.
+ * `krypton` is merged into the example's `krypton` block; Server-Timing is on, so that each answer
+ * says where its time went.
+ */
+export async function startDeployedBackend(
+  dir: string,
+  name: string,
+  krypton: Record<string, unknown> = {},
+): Promise<DeployedBackend> {
+  const state = testClusterState();
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const token = kubeConfigFor('krypton').getCurrentUser()!.token!;
+  const configFile = join(dir, `app-config.${name}.json`);
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      backend: { baseUrl: url, listen: { port } },
+      auth: {
+        providers: {
+          guest: {
+            userEntityRef: 'user:default/guest',
+            // The example signs in as its guest; a production build refuses that unless told.
+            dangerouslyAllowOutsideDevelopment: true,
+          },
+        },
+      },
+      catalog: {
+        locations: [
+          { type: 'file', target: join(repoRoot, 'examples/entities.yaml') },
+        ],
+      },
+      kubernetes: {
+        clusterLocatorMethods: [
+          {
+            type: 'config',
+            clusters: [
+              {
+                name: 'local',
+                url: state.server,
+                authProvider: 'serviceAccount',
+                serviceAccountToken: token,
+                caFile: state.caFile,
+              },
+            ],
+          },
+        ],
+      },
+      krypton: { ...krypton, diagnostics: { serverTiming: true } },
+    }),
+    { mode: 0o600 },
+  );
+  const log = openSync(join(dir, `backend.${name}.log`), 'w');
+  // KRYPTON_BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each backend there when it stops.
+  const profileDir = process.env.KRYPTON_BENCH_CPU_PROFILE;
+  const child = spawn(
+    process.execPath,
+    [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      '.',
+      '--config',
+      join(repoRoot, 'app-config.yaml'),
+      '--config',
+      configFile,
+    ],
+    {
+      cwd: join(dir, 'packages/backend'),
+      env: cleanEnv({ NODE_ENV: 'production' }),
+      stdio: ['ignore', log, log],
+    },
+  );
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `the deployed backend exited; see ${join(dir, `backend.${name}.log`)}`,
+      );
+    }
+    const ready = await fetch(`${url}/.backstage/health/v1/readiness`)
+      .then(r => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stopProcess(child);
+      throw new Error('the deployed backend did not become ready in 180 s');
+    }
+    await new Promise(r => setTimeout(r, 500));
+  }
+  const refresh = await fetch(`${url}/api/auth/guest/refresh?env=development`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  const identity = (await refresh.json()) as {
+    backstageIdentity: { token: string };
+  };
+  return {
+    url,
+    guestToken: identity.backstageIdentity.token,
+    cpuMs: () => cpuMsOf(child.pid!),
+    stop: () => stopProcess(child),
+  };
+}
+
+/** The phases of one answer's Server-Timing header, in milliseconds, with their call counts. */
+export function serverTimingOf(
+  header: string | string[] | undefined,
+): Map<string, { ms: number; calls: number }> {
+  const out = new Map<string, { ms: number; calls: number }>();
+  if (typeof header !== 'string') return out;
+  for (const entry of header.split(',')) {
+    const [name, ...params] = entry.trim().split(';');
+    const dur = params.find(p => p.startsWith('dur='));
+    const desc = params.find(p => p.startsWith('desc='));
+    out.set(name, {
+      ms: Number(dur?.slice(4) ?? 0),
+      calls: desc ? Number(desc.slice(6, -1)) : 1,
+    });
+  }
+  return out;
+}
