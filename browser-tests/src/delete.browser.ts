@@ -14,7 +14,58 @@ import {
 
 const KEPT = 'browser-delete-keep';
 const HELD = 'browser-delete-held';
+const PARTIAL = 'browser-delete-partial';
 const FINALIZER = 'krypton.io/browser-test-hold';
+
+/** The name of one history snapshot of a live Secret, found by its annotations. */
+async function snapshotOf(live: string, version: number): Promise<string> {
+  const list = JSON.parse(
+    await kubectl(
+      'get',
+      'secrets',
+      '-n',
+      DEMO_NAMESPACE,
+      '-l',
+      'krypton.io/kind=history',
+      '-o',
+      'json',
+    ),
+  ) as {
+    items: Array<{
+      metadata: { name: string; annotations?: Record<string, string> };
+    }>;
+  };
+  const found = list.items.find(
+    item =>
+      item.metadata.annotations?.['krypton.io/history-of'] === live &&
+      item.metadata.annotations?.['krypton.io/version'] === String(version),
+  );
+  if (!found) throw new Error(`no snapshot of ${live} version ${version}`);
+  return found.metadata.name;
+}
+
+async function setFinalizers(name: string, finalizers: string[] | null) {
+  await kubectl(
+    'patch',
+    'secret',
+    name,
+    '-n',
+    DEMO_NAMESPACE,
+    '--type',
+    'merge',
+    '-p',
+    JSON.stringify({ metadata: { finalizers } }),
+  );
+}
+
+/** Opens a Secret's History tab and waits for its list. */
+async function openHistory(page: Page, name: string) {
+  await page.goto(detailPath(name));
+  await page.getByRole('tab', { name: 'History' }).click();
+  const versions = page.getByRole('table', { name: 'Versions' });
+  await versions.waitFor();
+  return versions;
+}
 
 async function confirmDelete(
   page: Page,
@@ -52,19 +103,12 @@ describe('deleting a Secret', () => {
     browser = await launchBrowser();
     context = await signedInContext(browser);
   });
+  /** Finalizers that hold objects for a test, removed at the end so that Kubernetes lets them go. */
+  const held: string[] = [];
   afterAll(async () => {
-    // Let Kubernetes finish the held delete.
-    await kubectl(
-      'patch',
-      'secret',
-      HELD,
-      '-n',
-      DEMO_NAMESPACE,
-      '--type',
-      'merge',
-      '-p',
-      '{"metadata":{"finalizers":null}}',
-    ).catch(() => undefined);
+    for (const name of held) {
+      await setFinalizers(name, null).catch(() => undefined);
+    }
     await browser?.close();
   });
 
@@ -94,22 +138,16 @@ describe('deleting a Secret', () => {
     await page.close();
   });
 
-  it('held by a finalizer: a 202 keeps the user on the Secret with a pending status', async () => {
+  it('held by a finalizer: a 202 keeps the user on the Secret with a pending status, and refetches its history', async () => {
     await createManagedSecret(HELD, { token: 'held' });
-    await kubectl(
-      'patch',
-      'secret',
-      HELD,
-      '-n',
-      DEMO_NAMESPACE,
-      '--type',
-      'merge',
-      '-p',
-      JSON.stringify({ metadata: { finalizers: [FINALIZER] } }),
-    );
+    // Version 1 is archived, so the History tab lists a restore choice that cleanup removes.
+    await updateThroughKrypton(HELD, { token: 'held-two' });
+    await setFinalizers(HELD, [FINALIZER]);
+    held.push(HELD);
 
     const page = await context.newPage();
-    await page.goto(detailPath(HELD));
+    const versions = await openHistory(page, HELD);
+    await versions.getByRole('rowheader', { name: 'Version 1' }).waitFor();
     const dialog = await confirmDelete(page, HELD, { keepHistory: false });
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -117,15 +155,53 @@ describe('deleting a Secret', () => {
     await page
       .getByText(`Deletion of ${DEMO_NAMESPACE}/${HELD} is pending`)
       .waitFor();
-    expect(new URL(page.url()).pathname).toBe(detailPath(HELD));
+    // Still on the Secret (on its History tab).
+    expect(new URL(page.url()).pathname.startsWith(detailPath(HELD))).toBe(
+      true,
+    );
     // The refetched Secret shows Kubernetes' deletion timestamp.
-    const held = await readSecret(HELD);
-    expect(held.metadata.finalizers).toEqual([FINALIZER]);
+    const live = await readSecret(HELD);
+    expect(live.metadata.finalizers).toEqual([FINALIZER]);
     await page.getByRole('button', { name: 'Delete…' }).waitFor();
     await expect(
       page.getByRole('button', { name: 'Delete…' }).isDisabled(),
     ).resolves.toBe(true);
+    // The cleaned history is fetched again: its version is no longer offered.
+    await page.getByText('No versions yet', { exact: false }).waitFor();
+    await expect(
+      page.getByRole('button', { name: 'Restore version 1' }).count(),
+    ).resolves.toBe(0);
     await screenshot(page, 'delete-pending');
+    await page.close();
+  });
+
+  it('after a partial cleanup, Reload latest refetches the history so removed versions are no longer offered', async () => {
+    await createManagedSecret(PARTIAL, { token: 'one' });
+    await updateThroughKrypton(PARTIAL, { token: 'two' });
+    await updateThroughKrypton(PARTIAL, { token: 'three' });
+    // Cleanup goes oldest first: version 1 stays pending behind its finalizer, version 2 goes,
+    // and the delete stops with a 503 before the live Secret.
+    const oldest = await snapshotOf(PARTIAL, 1);
+    await setFinalizers(oldest, [FINALIZER]);
+    held.push(oldest);
+
+    const page = await context.newPage();
+    const versions = await openHistory(page, PARTIAL);
+    await versions.getByRole('rowheader', { name: 'Version 2' }).waitFor();
+    const dialog = await confirmDelete(page, PARTIAL, { keepHistory: false });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog
+      .getByText('History cleanup did not finish', { exact: false })
+      .waitFor();
+    await expect(exists(PARTIAL)).resolves.toBe(true);
+
+    await dialog.getByRole('button', { name: 'Reload latest' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Version 2 is gone from the cluster, so it is gone from the restore choices too.
+    await versions.getByRole('rowheader', { name: 'Version 1' }).waitFor();
+    await expect(
+      page.getByRole('button', { name: 'Restore version 2' }).count(),
+    ).resolves.toBe(0);
     await page.close();
   });
 });

@@ -15,6 +15,32 @@ function valueRow(page: Page, key: string): Locator {
     .filter({ has: page.getByRole('rowheader', { name: key, exact: true }) });
 }
 
+/**
+ * Fails when a Secret's name in the table wraps: squeezed columns once broke names one letter per
+ * line. Each name link must be about one line high.
+ */
+async function expectNamesOnOneLine(page: Page): Promise<void> {
+  const names = page.locator('table td a[href*="/krypton/secret/"]');
+  const count = await names.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    const name = names.nth(i);
+    const box = await name.boundingBox();
+    const lineHeight = await name.evaluate(el => {
+      const style = getComputedStyle(el);
+      const parsed = parseFloat(style.lineHeight);
+      return Number.isNaN(parsed) ? 1.5 * parseFloat(style.fontSize) : parsed;
+    });
+    expect({
+      name: await name.textContent(),
+      oneLine: box!.height < 1.8 * lineHeight,
+    }).toEqual({
+      name: await name.textContent(),
+      oneLine: true,
+    });
+  }
+}
+
 describe('the entity tab', () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -28,6 +54,8 @@ describe('the entity tab', () => {
 
   it("lists the component's Secrets, and a linked one reveals, copies and previews its values", async () => {
     const page = await context.newPage();
+    // A laptop's width: the table must still give every name its room.
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/catalog/default/component/payments-api/krypton');
     const link = page.getByRole('link', {
       name: 'database-credentials',
@@ -38,7 +66,17 @@ describe('the entity tab', () => {
     await page
       .getByText("You are not allowed to do this by the Secret's access rules.")
       .waitFor();
+    await expectNamesOnOneLine(page);
     await screenshot(page, 'entity-tab');
+
+    // The secondary facts wait behind each row's details toggle.
+    await page
+      .getByRole('button', { name: 'Details of database-credentials' })
+      .click();
+    await page.getByText('Binary keys', { exact: true }).waitFor();
+    await page.getByText('Pending deletion', { exact: true }).waitFor();
+    await expectNamesOnOneLine(page);
+    await screenshot(page, 'entity-tab-details');
 
     await link.click();
     await page.waitForURL(

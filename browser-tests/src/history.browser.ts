@@ -1,5 +1,6 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  createManagedSecret,
   decodeValue,
   detailPath,
   launchBrowser,
@@ -12,6 +13,20 @@ import {
 
 // Linked from the payments-api component; no other browser test changes it.
 const SECRET = 'payments-keystore';
+const COMPARED = 'browser-history-compare';
+
+const CONF_V1 = [
+  'listen = 0.0.0.0:8080',
+  'upstream = db.internal:5432',
+  'token = first-compare-token',
+  'timeout = 30s',
+  '',
+].join('\n');
+const CONF_V2 = CONF_V1.replace(
+  'first-compare-token',
+  'second-compare-token',
+).replace('db.internal:5432', 'db.internal:6432');
+const CONF_LIVE = CONF_V2.replace('timeout = 30s', 'timeout = 45s');
 
 async function restoreFromDialog(page: Page, version: number) {
   const dialog = page.getByRole('dialog', {
@@ -114,6 +129,89 @@ describe('history and restore', () => {
       const undone = await readSecret(SECRET);
       expect(decodeValue(undone, 'alias')).toBe('payments-renamed');
       expect(undone.data?.['keystore.bin']).toBe(binaryBefore);
+    });
+  });
+
+  it('compares any two versions, with a line diff masked until revealed', async () => {
+    // Version 1 holds CONF_V1, version 2 CONF_V2, and live CONF_LIVE.
+    await createManagedSecret(COMPARED, { 'app.conf': CONF_V1, name: 'a' });
+    await updateThroughKrypton(COMPARED, { 'app.conf': CONF_V2, name: 'a' });
+    await updateThroughKrypton(COMPARED, { 'app.conf': CONF_LIVE, name: 'b' });
+
+    await onPage(context, 'history-compare', async page => {
+      await page.goto(detailPath(COMPARED));
+      await page.getByRole('tab', { name: 'History' }).click();
+      await page.getByRole('table', { name: 'Versions' }).waitFor();
+      // The demo keeps the default 20 versions: two are used.
+      await page
+        .getByText(
+          'Keeps 20 versions; 18 more fit before a change of values removes the oldest.',
+        )
+        .waitFor();
+
+      const pickers = page.getByRole('group', { name: 'Versions to compare' });
+      await pickers.getByLabel('From').selectOption({ label: 'Version 1' });
+      await pickers.getByLabel('To').selectOption({ label: 'Version 2' });
+      await pickers.getByRole('button', { name: 'Compare' }).click();
+      const diff = page.getByRole('table', {
+        name: 'Changes from version 1 to version 2',
+      });
+      await diff.waitFor();
+      await diff.getByRole('rowheader', { name: 'app.conf' }).waitFor();
+
+      // Masked: no line of either version is in the page before Reveal.
+      const content = async () => page.evaluate(() => document.body.innerText);
+      for (const text of [
+        'first-compare-token',
+        'second-compare-token',
+        '6432',
+      ]) {
+        expect(await content()).not.toContain(text);
+      }
+      await diff
+        .getByRole('button', {
+          name: 'Reveal line changes of app.conf from version 1 to version 2',
+        })
+        .click();
+      const lines = diff.getByRole('table', {
+        name: 'Line changes of app.conf',
+      });
+      await lines.waitFor();
+      await diff.getByText('2 lines removed, 2 lines added.').waitFor();
+      // Each row's cells: line before, line after, marker, and the text with its spoken change.
+      const compact = await lines.getByRole('row').evaluateAll(rows =>
+        rows.slice(1).map(row =>
+          Array.from((row as HTMLTableRowElement).cells)
+            .map(cell => cell.textContent)
+            .join('|'),
+        ),
+      );
+      expect(compact).toEqual([
+        '1|1| |listen = 0.0.0.0:8080',
+        '2||−|Removed: upstream = db.internal:5432',
+        '3||−|Removed: token = first-compare-token',
+        '|2|+|Added: upstream = db.internal:6432',
+        '|3|+|Added: token = second-compare-token',
+        '4|4| |timeout = 30s',
+      ]);
+      await screenshot(page, 'history-line-diff');
+
+      // Any side against live: the live values are the ones the page already read.
+      await pickers.getByLabel('From').selectOption({ label: 'Version 1' });
+      await pickers.getByLabel('To').selectOption({ label: 'Live' });
+      await pickers.getByRole('button', { name: 'Compare' }).click();
+      const toLive = page.getByRole('table', {
+        name: 'Changes from version 1 to live',
+      });
+      await toLive.waitFor();
+      expect(await content()).not.toContain('timeout = 45s');
+      await toLive
+        .getByRole('button', {
+          name: 'Reveal line changes of app.conf from version 1 to live',
+        })
+        .click();
+      await toLive.getByText('3 lines removed, 3 lines added.').waitFor();
+      expect(await content()).toContain('timeout = 45s');
     });
   });
 

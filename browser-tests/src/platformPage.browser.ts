@@ -12,13 +12,29 @@ import {
 const CREATED = 'browser-created';
 const ADOPTED = 'browser-adopted';
 
-async function openNamespace(context: BrowserContext): Promise<Page> {
+/**
+ * Picks the demo namespace from the namespace picker: the guest's team may list namespaces
+ * (examples/demo-cluster.yaml), so the page offers them, and a picked one is listed at once.
+ */
+async function openNamespace(
+  context: BrowserContext,
+  onList?: (page: Page) => Promise<void>,
+): Promise<Page> {
   const page = await context.newPage();
   await page.goto('/krypton');
   const picker = page.getByRole('form', { name: 'Choose a namespace' });
-  await picker.getByLabel('Namespace').fill(DEMO_NAMESPACE);
-  await picker.getByRole('button', { name: 'Show Secrets' }).click();
+  await picker.getByText('Pick a namespace, or type its name').waitFor();
+  await picker.getByRole('textbox', { name: 'Namespace' }).click();
+  const list = page.getByRole('listbox');
+  await list
+    .getByRole('option', { name: DEMO_NAMESPACE, exact: true })
+    .waitFor();
+  await onList?.(page);
+  await list.getByRole('option', { name: DEMO_NAMESPACE, exact: true }).click();
   await page.getByRole('link', { name: 'database-credentials' }).waitFor();
+  expect(new URL(page.url()).searchParams.get('namespace')).toBe(
+    DEMO_NAMESPACE,
+  );
   return page;
 }
 
@@ -42,7 +58,18 @@ describe('the platform page', () => {
   });
 
   it('lists a namespace and creates a Secret with the edit form', async () => {
-    const page = await openNamespace(context);
+    const page = await openNamespace(context, async listing => {
+      // The namespaces that the guest's own identity may list, sorted, names only.
+      const names = await listing
+        .getByRole('listbox')
+        .getByRole('option')
+        .allTextContents();
+      expect(names).toEqual([...names].sort());
+      expect(names).toEqual(
+        expect.arrayContaining([DEMO_NAMESPACE, 'default']),
+      );
+      await screenshot(listing, 'platform-namespace-picker');
+    });
     await screenshot(page, 'platform-namespace');
     await page.getByRole('button', { name: 'Create Secret' }).click();
     const form = page.getByRole('form', { name: 'Create Secret' });

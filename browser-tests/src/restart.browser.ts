@@ -38,11 +38,23 @@ describe('restarting consumers', () => {
 
   it("restarts the demo workloads from an entity's Secret, with results grouped per entity", async () => {
     await onPage(context, 'restart', async page => {
-      await page.goto('/catalog/default/component/payments-api/krypton');
-      await page
-        .getByRole('link', { name: 'database-credentials', exact: true })
-        .click();
-      await page.getByRole('tab', { name: 'Consumers' }).click();
+      // The entity overview's card links straight to a Secret's Consumers tab.
+      await page.goto('/catalog/default/component/payments-api');
+      const card = page.getByRole('table', { name: 'Linked Secrets' });
+      const consumersLink = card.getByRole('link', {
+        name: 'Consumers of database-credentials',
+      });
+      await consumersLink.waitFor();
+      await screenshot(page, 'entity-overview-card');
+      await consumersLink.click();
+      await page.waitForURL(
+        /\/krypton\/secret\/krypton-demo\/database-credentials\/consumers\?/,
+      );
+      await expect(
+        page
+          .getByRole('tab', { name: 'Consumers' })
+          .getAttribute('aria-selected'),
+      ).resolves.toBe('true');
 
       // The entity the user came from comes first; a workload no entity claims comes last.
       const groups = page.getByRole('heading', { level: 3 });
@@ -86,6 +98,10 @@ describe('restarting consumers', () => {
         page.getByText('Not in the catalog', { exact: true }).count(),
       ).resolves.toBe(3);
       await page.getByText('Last restart through Krypton').waitFor();
+      // Who asked links to their catalog entity; when is relative, with the exact time on hover.
+      const requested = page.getByText(/^Requested by /);
+      await requested.getByRole('link').first().waitFor();
+      await requested.locator('time[title]').waitFor();
       await screenshot(page, 'restart-result');
 
       for (const [kind, name] of [

@@ -379,7 +379,12 @@ describe('notifications to the owners of linking entities', () => {
     const deleted = await remove(backend, name, restored.body.resourceVersion);
     return [updated, restored, restarted, deleted].map(res => {
       const body = JSON.parse(res.text.replaceAll(name, 'NAME'));
-      for (const id of ['uid', 'resourceVersion', 'creationTimestamp']) {
+      for (const id of [
+        'uid',
+        'resourceVersion',
+        'creationTimestamp',
+        'lastChange',
+      ]) {
         delete body[id];
       }
       return { status: res.status, body };

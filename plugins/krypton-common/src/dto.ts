@@ -30,6 +30,40 @@ export interface SecretSummary {
   creationTimestamp?: string;
   /** Set while Kubernetes is deleting the Secret (for example, finalizers are pending). */
   deletionTimestamp?: string;
+  /**
+   * Every label, Krypton's own included. This backend always sends labels, annotations and
+   * ownerReferences; they are optional for answers and fixtures from before they existed.
+   */
+  labels?: Record<string, string>;
+  /**
+   * Every annotation except those that copy the object with its data (kubectl's
+   * last-applied-configuration), which never leave the backend.
+   */
+  annotations?: Record<string, string>;
+  /** The Secret's Kubernetes owners: kind, name, UID and the controller flag only. */
+  ownerReferences?: SecretOwnerReference[];
+  /** The newest write that Kubernetes recorded in managedFields, by any writer. */
+  lastChange?: SecretLastChange;
+}
+
+/** An object that owns a Secret, as a summary shows it. */
+export interface SecretOwnerReference {
+  /** The owner's kind, such as Deployment or ServiceAccount. */
+  kind: string;
+  /** The owner's name, in the Secret's namespace. */
+  name: string;
+  /** The owner's UID: a new object of the same name is not the owner. */
+  uid: string;
+  /** Whether the owner is the Secret's managing controller. */
+  controller: boolean;
+}
+
+/** When a Secret was last changed (data or metadata), from its newest managedFields entry. */
+export interface SecretLastChange {
+  /** RFC 3339, to the second, as Kubernetes records it. */
+  time: string;
+  /** The field manager that wrote it: a program such as kubectl-edit, not a person. */
+  manager?: string;
 }
 
 /** A live Secret with its values. */

@@ -8,8 +8,10 @@
 export * from './kubernetes/types';
 export * from './kubernetes/errors';
 export * from './kubernetes/inventory';
+export * from './kubernetes/namespaces';
 export * from './kubernetes/identities';
 export * from './kubernetes/liveSecrets';
+export * from './kubernetes/secretFacts';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './kubernetes/versionedSecrets';
@@ -54,6 +56,8 @@ export type {
   StorageSkipped,
   SecretDto,
   SecretFields,
+  SecretLastChange,
+  SecretOwnerReference,
   SecretSummary,
   UpdateSecretRequest,
   VersionDto,

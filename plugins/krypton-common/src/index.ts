@@ -20,4 +20,5 @@ export * from './labelMatch';
 export * from './entityLinks';
 export * from './entityRefs';
 export * from './keyDiff';
+export * from './lineDiff';
 export * from './signals';

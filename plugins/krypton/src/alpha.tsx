@@ -7,7 +7,10 @@ import {
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
 import { convertLegacyRouteRef } from '@backstage/core-compat-api';
-import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import {
+  EntityCardBlueprint,
+  EntityContentBlueprint,
+} from '@backstage/plugin-catalog-react/alpha';
 import VpnKeyIcon from '@material-ui/icons/VpnKey';
 import { hasLinkedSecrets } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from './api/KryptonApi';
@@ -25,17 +28,24 @@ const kryptonApi = ApiBlueprint.make({
 });
 
 // This release of the new frontend system has no NavItemBlueprint: the app's sidebar lists every
-// page that has a title and an icon, so the page carries both. The page draws its own header
-// (shared with the legacy system), hence noHeader.
+// page that has a title and an icon, so the page carries both. The app draws the plugin's header
+// from them; the page's routes then draw no legacy Header and name their sub pages in the
+// header's breadcrumbs instead.
 const kryptonPage = PageBlueprint.make({
   params: {
     path: '/krypton',
     title: 'Krypton',
     icon: <VpnKeyIcon />,
-    noHeader: true,
     routeRef: convertLegacyRouteRef(rootRouteRef),
     loader: () =>
-      import('./components/KryptonPage').then(m => <m.KryptonPage />),
+      Promise.all([
+        import('./components/KryptonPage'),
+        import('./components/KryptonPageFrame'),
+      ]).then(([page, frame]) => (
+        <frame.KryptonHeaderModeProvider value="app">
+          <page.KryptonPage />
+        </frame.KryptonHeaderModeProvider>
+      )),
   },
 });
 
@@ -59,13 +69,33 @@ const kryptonEntityContent = EntityContentBlueprint.makeWithOverrides({
   },
 });
 
+// The entity overview's card, on the entities that link Secrets; with overrides for the same
+// reason as the tab.
+const kryptonEntityCard = EntityCardBlueprint.makeWithOverrides({
+  factory(originalFactory, { apis }) {
+    const prefix = readAnnotationPrefix(apis.get(configApiRef));
+    return originalFactory({
+      filter: entity => hasLinkedSecrets(entity, prefix),
+      loader: () =>
+        import('./components/overview').then(m => (
+          <m.EntityKryptonOverviewCard />
+        )),
+    });
+  },
+});
+
 /** Krypton for the new frontend system. */
 export default createFrontendPlugin({
   pluginId: 'krypton',
   title: 'Krypton',
   icon: <VpnKeyIcon />,
   info: { packageJson: () => import('../package.json') },
-  extensions: [kryptonApi, kryptonPage, kryptonEntityContent],
+  extensions: [
+    kryptonApi,
+    kryptonPage,
+    kryptonEntityContent,
+    kryptonEntityCard,
+  ],
   routes: {
     root: convertLegacyRouteRef(rootRouteRef),
     secret: convertLegacyRouteRef(secretRouteRef),

@@ -3,7 +3,12 @@
  *
  * @packageDocumentation
  */
-export { kryptonPlugin, KryptonPage, EntityKryptonContent } from './plugin';
+export {
+  kryptonPlugin,
+  KryptonPage,
+  EntityKryptonContent,
+  EntityKryptonOverviewCard,
+} from './plugin';
 export { kryptonApiRef } from './api/KryptonApi';
 export type {
   KryptonApi,

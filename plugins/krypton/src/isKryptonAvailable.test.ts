@@ -1,4 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
+import { hasLinkedSecrets } from '@krypton/plugin-krypton-common';
 import { isKryptonAvailable } from './isKryptonAvailable';
 
 const entity = (annotations: Record<string, string>): Entity => ({
@@ -8,7 +9,7 @@ const entity = (annotations: Record<string, string>): Entity => ({
 });
 
 describe('isKryptonAvailable', () => {
-  it('reads the default prefix, or the one the app passes', () => {
+  it('reads the default prefix; another prefix goes through hasLinkedSecrets', () => {
     expect(isKryptonAvailable(entity({ 'krypton.io/secrets': 'ns/db' }))).toBe(
       true,
     );
@@ -16,7 +17,7 @@ describe('isKryptonAvailable', () => {
       false,
     );
     expect(
-      isKryptonAvailable(entity({ 'other.io/secrets': 'ns/db' }), 'other.io'),
+      hasLinkedSecrets(entity({ 'other.io/secrets': 'ns/db' }), 'other.io'),
     ).toBe(true);
   });
 
@@ -28,5 +29,16 @@ describe('isKryptonAvailable', () => {
       false,
     );
     expect(isKryptonAvailable(entity({}))).toBe(false);
+  });
+
+  it("takes one argument, so EntitySwitch.Case's context is never read as a prefix", () => {
+    expect(isKryptonAvailable).toHaveLength(1);
+    const withContext = isKryptonAvailable as (
+      e: Entity,
+      context: unknown,
+    ) => boolean;
+    expect(
+      withContext(entity({ 'krypton.io/secrets': 'ns/db' }), { apis: {} }),
+    ).toBe(true);
   });
 });

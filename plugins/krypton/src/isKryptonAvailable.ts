@@ -5,15 +5,14 @@ import {
 } from '@krypton/plugin-krypton-common';
 
 /**
- * Whether to show Krypton's entity tab, as `isKubernetesAvailable` does for the Kubernetes
- * plugin: the entity links Secrets under the annotation prefix, `krypton.io` unless the app sets
- * another `krypton.annotationPrefix` (then pass the same prefix).
+ * Whether to show Krypton's entity tab or card, as `isKubernetesAvailable` does for the
+ * Kubernetes plugin: the entity links Secrets under the default `krypton.io` annotation prefix.
+ * It takes the entity only, so it fits both `EntityLayout.Route`'s and `EntitySwitch.Case`'s
+ * `if` (which passes a second, context argument that must not be read as a prefix). An app that
+ * sets another `krypton.annotationPrefix` uses `entity => hasLinkedSecrets(entity, prefix)`.
  *
  * @public
  */
-export function isKryptonAvailable(
-  entity: Entity,
-  annotationPrefix: string = DEFAULT_ANNOTATION_PREFIX,
-): boolean {
-  return hasLinkedSecrets(entity, annotationPrefix);
+export function isKryptonAvailable(entity: Entity): boolean {
+  return hasLinkedSecrets(entity, DEFAULT_ANNOTATION_PREFIX);
 }

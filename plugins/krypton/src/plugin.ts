@@ -37,7 +37,10 @@ export const KryptonPage = kryptonPlugin.provide(
   }),
 );
 
-/** The entity tab: the Secrets that the entity's annotations link (see hasLinkedSecrets). */
+/**
+ * The entity tab: the Secrets that the entity's annotations link (see hasLinkedSecrets). Show it
+ * for the entities that `isKryptonAvailable` accepts.
+ */
 export const EntityKryptonContent = kryptonPlugin.provide(
   createComponentExtension({
     name: 'EntityKryptonContent',
@@ -46,6 +49,21 @@ export const EntityKryptonContent = kryptonPlugin.provide(
         import('./components/EntityKryptonContent').then(
           m => m.EntityKryptonContent,
         ),
+    },
+  }),
+);
+
+/**
+ * The entity overview's card: the entity's linked Secrets with their version, the last change
+ * (who and when) and any problem, linking to each Secret's history and consumers. Show it for
+ * the entities that `isKryptonAvailable` accepts.
+ */
+export const EntityKryptonOverviewCard = kryptonPlugin.provide(
+  createComponentExtension({
+    name: 'EntityKryptonOverviewCard',
+    component: {
+      lazy: () =>
+        import('./components/overview').then(m => m.EntityKryptonOverviewCard),
     },
   }),
 );

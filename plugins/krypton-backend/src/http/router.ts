@@ -9,10 +9,12 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from '../config';
 import { KryptonServices, admitSecretName } from '../services';
+import { serverTiming } from '../diagnostics/serverTiming';
 import { authGate } from './authGate';
 import { jsonBody } from './body';
 import { errorHandler } from './errorHandler';
 import { historyRoutes } from './historyRoutes';
+import { namespacesRoutes } from './namespacesRoutes';
 import { noStore } from './noStore';
 import { NO_QUERY, withQuery } from './query';
 import { restartRoutes } from './restartRoutes';
@@ -34,6 +36,7 @@ export async function createRouter(
 ): Promise<express.Router> {
   const { config, clusterNames, services, httpAuth, logger } = options;
   const router = Router();
+  if (config.serverTiming) router.use(serverTiming());
   router.use(noStore());
 
   router.get('/health', (_req, res) => {
@@ -77,6 +80,7 @@ export async function createRouter(
   historyRoutes(scoped, services.history);
   restartRoutes(scoped, services.restart);
   storageRoutes(scoped, services.storage);
+  namespacesRoutes(scoped, services.namespaces);
 
   router.use('/clusters/:cluster', scoped);
   router.use('/', scoped);

@@ -1,4 +1,5 @@
 import { HistoryService } from './historyService';
+import { NamespacesService } from './namespacesService';
 import { RestartService } from './restartService';
 import { SecretsService } from './secretsService';
 import { ServiceOptions, serviceDeps } from './deps';
@@ -19,6 +20,7 @@ export interface KryptonServices {
   history: HistoryService;
   restart: RestartService;
   storage: StorageService;
+  namespaces: NamespacesService;
 }
 
 export function createKryptonServices(
@@ -30,5 +32,6 @@ export function createKryptonServices(
     history: new HistoryService(deps),
     restart: new RestartService(deps),
     storage: new StorageService(deps),
+    namespaces: new NamespacesService(deps),
   };
 }

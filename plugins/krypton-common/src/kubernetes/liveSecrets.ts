@@ -23,6 +23,13 @@ import { isSnapshotName } from '../validation';
 import { fromKubeError } from './errors';
 import { IncompleteListError, readInventory } from './inventory';
 import {
+  LAST_APPLIED_ANNOTATION,
+  lastChange,
+  shownAnnotations,
+  shownLabels,
+  shownOwnerReferences,
+} from './secretFacts';
+import {
   DeleteOutcome,
   KubeGateway,
   NativeSecret,
@@ -31,13 +38,6 @@ import {
 } from './types';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
-
-/**
- * kubectl apply keeps the whole applied object here, data included: after a rotation it would
- * still hold the old values, so data-changing writes drop it, and it never reaches a snapshot.
- */
-export const LAST_APPLIED_ANNOTATION =
-  'kubectl.kubernetes.io/last-applied-configuration';
 
 /**
  * The gates of a request, in two parts so that the one that needs no live object can run beside
@@ -229,6 +229,11 @@ export class LiveSecrets {
     if (secret.metadata.deletionTimestamp) {
       summary.deletionTimestamp = secret.metadata.deletionTimestamp;
     }
+    summary.labels = shownLabels(secret.metadata.labels);
+    summary.annotations = shownAnnotations(secret.metadata.annotations);
+    summary.ownerReferences = shownOwnerReferences(secret.metadata);
+    const changed = lastChange(secret.metadata);
+    if (changed) summary.lastChange = changed;
     return summary;
   }
 

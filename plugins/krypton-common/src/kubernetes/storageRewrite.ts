@@ -9,16 +9,11 @@ import {
 } from '../dto';
 import { SNAPSHOT_NAME_PREFIX } from '../limits';
 import { INVENTORY_BUDGET, InventoryBudget, readInventory } from './inventory';
+import { namespaceNames } from './namespaces';
 import { inPool } from './pool';
 import { RESTART_MESSAGES, classifyFailure } from './restartConsumers';
 import { readSnapshotRecord } from './snapshots';
-import {
-  KubeApiError,
-  KubeGateway,
-  KubeObject,
-  NAMESPACES,
-  SECRETS,
-} from './types';
+import { KubeApiError, KubeGateway, KubeObject, SECRETS } from './types';
 
 /** At most this many writes are in flight per run. */
 export const MAX_REWRITES_IN_FLIGHT = 4;
@@ -85,14 +80,7 @@ export class StorageRewrite {
 
   /** Every namespace the gateway's identity may list, within the inventory budget. */
   async namespaces(gateway: KubeGateway = this.gateway): Promise<string[]> {
-    const out: string[] = [];
-    for await (const page of readInventory(
-      request => gateway.listMetadata(NAMESPACES, '', request),
-      { budget: this.budget() },
-    )) {
-      for (const ns of page) if (ns.metadata.name) out.push(ns.metadata.name);
-    }
-    return out.sort();
+    return namespaceNames(gateway, this.budget());
   }
 
   private async rewriteOne(

@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { SignalApi } from '@backstage/plugin-signals-react';
 import { renderInTestApp } from '@backstage/test-utils';
 import { SecretChangedSignal } from '@krypton/plugin-krypton-common';
@@ -41,7 +42,10 @@ export function renderSecretPage(signals?: SignalApi) {
     </KryptonApis>,
     {
       routeEntries: ['/krypton/secret/demo/db'],
-      mountedRoutes: { '/krypton': rootRouteRef },
+      mountedRoutes: {
+        '/krypton': rootRouteRef,
+        '/catalog/:namespace/:kind/:name': entityRouteRef,
+      },
     },
   );
 }

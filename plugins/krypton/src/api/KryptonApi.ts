@@ -47,6 +47,12 @@ export interface KryptonApi {
   /** The deployment's settings; resolves with `error` set when the history limit is invalid. */
   getConfig(): Promise<KryptonConfigDto>;
   /**
+   * The names of the namespaces that the user may pick on a cluster (the default one when absent),
+   * sorted: those the user's Kubernetes identity may list, or in serviceAccount mode the
+   * operator's allow-list. Raises a 403 ResponseError when listing is refused.
+   */
+  listNamespaces(cluster?: string): Promise<string[]>;
+  /**
    * The served Secrets of a namespace, metadata only; narrowed by a label selector, or the
    * unmanaged ones that may be adopted.
    */

@@ -335,5 +335,25 @@ describe('KryptonClient', () => {
         client.getLastRestart({ namespace: 'ns', name: 'db' }),
       ).resolves.toBeNull();
     });
+
+    it('lists the namespace names of the default or a named cluster, and raises a refusal', async () => {
+      server.use(
+        http.get(`${baseUrl}/namespaces`, () =>
+          HttpResponse.json({ items: ['a', 'b'] }),
+        ),
+        http.get(`${baseUrl}/clusters/prod/namespaces`, () =>
+          HttpResponse.json(
+            { error: 'Access denied.' },
+            { status: 403, statusText: 'Forbidden' },
+          ),
+        ),
+      );
+      await expect(client.listNamespaces()).resolves.toEqual(['a', 'b']);
+      await expect(client.listNamespaces('prod')).rejects.toMatchObject({
+        name: 'ResponseError',
+        statusCode: 403,
+        message: 'Access denied.',
+      });
+    });
   });
 });

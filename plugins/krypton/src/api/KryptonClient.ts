@@ -99,6 +99,13 @@ export class KryptonClient implements KryptonApi {
     return (await res.json()) as KryptonConfigDto;
   }
 
+  async listNamespaces(cluster?: string): Promise<string[]> {
+    const body = await this.json<{ items: string[] }>(
+      `${clusterPath({ cluster })}/namespaces`,
+    );
+    return body.items;
+  }
+
   listSecrets(
     location: NamespaceLocation,
     options: { labelSelector?: string; adoptable?: boolean } = {},

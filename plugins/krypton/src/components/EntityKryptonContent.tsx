@@ -59,7 +59,8 @@ export const EntityKryptonContent = () => {
   const entityHref: SecretHref | undefined = useMemo(
     () =>
       href &&
-      ((location, query) => href(location, { ...query, entity: entityRef })),
+      ((location, query, tab) =>
+        href(location, { ...query, entity: entityRef }, tab)),
     [href, entityRef],
   );
   const links = useMemo(
@@ -110,10 +111,7 @@ export const EntityKryptonContent = () => {
             row.summary ? (
               <RollBackAction
                 summary={row.summary}
-                to={entityHref(row.location, {
-                  tab: 'history',
-                  rollback: '1',
-                })}
+                to={entityHref(row.location, { rollback: '1' }, 'history')}
                 principal={principal}
                 config={config}
               />

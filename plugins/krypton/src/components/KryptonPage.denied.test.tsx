@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -29,6 +30,9 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
     let adopts = 0;
     server.use(
       http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(/\/namespaces$/, () =>
+        HttpResponse.json({ error: 'Access denied.' }, { status: 403 }),
+      ),
       http.get(`${baseUrl}/namespaces/demo/secrets`, ({ request }) =>
         HttpResponse.json({
           items:
@@ -51,7 +55,10 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
       </KryptonApis>,
       {
         routeEntries: ['/krypton?namespace=demo'],
-        mountedRoutes: { '/krypton': rootRouteRef },
+        mountedRoutes: {
+          '/krypton': rootRouteRef,
+          '/catalog/:namespace/:kind/:name': entityRouteRef,
+        },
       },
     );
     await screen.findByRole('link', { name: 'db' });

@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { messages } from '@krypton/plugin-krypton-common';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -24,7 +25,13 @@ function renderAt(path: string) {
         <Route path="/krypton/*" element={<KryptonPage />} />
       </Routes>
     </KryptonApis>,
-    { routeEntries: [path], mountedRoutes: { '/krypton': rootRouteRef } },
+    {
+      routeEntries: [path],
+      mountedRoutes: {
+        '/krypton': rootRouteRef,
+        '/catalog/:namespace/:kind/:name': entityRouteRef,
+      },
+    },
   );
 }
 
@@ -35,6 +42,7 @@ function serveBasics() {
       HttpResponse.json(kryptonConfig({ clusters: ['local', 'prod'] })),
     ),
     http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),
+    http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
     http.get(/\/storage-rewrite\/migrations$/, () =>
       HttpResponse.json({ served: false, migrations: [] }),
     ),

@@ -4,11 +4,15 @@ import { SecretsHome } from './platform/SecretsHome';
 
 /**
  * The standalone page for platform teams: the Secrets of a namespace, and one Secret's detail
- * view under secretRouteRef's path (relative to wherever the app mounts the page).
+ * view under secretRouteRef's path (relative to wherever the app mounts the page), with its tab
+ * as an optional last segment.
  */
 export const KryptonPage = () => (
   <Routes>
     <Route path="/" element={<SecretsHome />} />
-    <Route path="secret/:namespace/:name" element={<SecretDetailPage />} />
+    <Route
+      path="secret/:namespace/:name/:tab?"
+      element={<SecretDetailPage />}
+    />
   </Routes>
 );

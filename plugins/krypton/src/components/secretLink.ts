@@ -2,13 +2,32 @@ import { RouteFunc, useRouteRef } from '@backstage/core-plugin-api';
 import { SecretLocation } from '../api/KryptonApi';
 import { secretRouteRef } from '../routes';
 
+/** The tabs of the detail view, in order; each is a path segment after the Secret's name. */
+export const SECRET_TABS = [
+  { id: 'values', label: 'Values' },
+  { id: 'access', label: 'Access' },
+  { id: 'history', label: 'History' },
+  { id: 'consumers', label: 'Consumers' },
+] as const;
+export type SecretTabId = (typeof SECRET_TABS)[number]['id'];
+
+/** The tab an address without a tab segment opens (links made before tabs were routed). */
+export const DEFAULT_SECRET_TAB: SecretTabId = 'values';
+
+export function isSecretTabId(
+  value: string | null | undefined,
+): value is SecretTabId {
+  return SECRET_TABS.some(t => t.id === value);
+}
+
 /**
- * The detail view's address of one Secret, with the detail page's other query parameters
- * (tab, rollback, entity; see SecretDetailPage).
+ * The detail view's address of one Secret, optionally at one of its tabs, with the detail page's
+ * query parameters (rollback, entity; see SecretDetailPage).
  */
 export type SecretHref = (
   location: SecretLocation,
   query?: Record<string, string>,
+  tab?: SecretTabId,
 ) => string;
 
 /**
@@ -40,10 +59,8 @@ export function useSecretHref(): SecretHref | undefined {
   } catch {
     return undefined;
   }
-  return (location, query) =>
-    withCluster(
-      route({ namespace: location.namespace, name: location.name }),
-      location.cluster,
-      query,
-    );
+  return (location, query, tab) => {
+    const path = route({ namespace: location.namespace, name: location.name });
+    return withCluster(tab ? `${path}/${tab}` : path, location.cluster, query);
+  };
 }

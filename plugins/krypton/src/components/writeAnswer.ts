@@ -27,6 +27,10 @@ const SUMMARY_FIELDS: Record<keyof SecretSummary, true> = {
   binaryKeys: true,
   creationTimestamp: true,
   deletionTimestamp: true,
+  labels: true,
+  annotations: true,
+  ownerReferences: true,
+  lastChange: true,
 };
 const SUMMARY_KEYS = Object.keys(SUMMARY_FIELDS) as Array<keyof SecretSummary>;
 

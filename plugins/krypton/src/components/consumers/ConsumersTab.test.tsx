@@ -141,6 +141,16 @@ describe('ConsumersTab', () => {
     expect(
       screen.getByText('component:default/payments-workers'),
     ).toBeInTheDocument();
+    // Each entity's heading links to its page; the unclaimed workloads' heading links nowhere.
+    expect(
+      screen.getByRole('link', { name: 'Payment workers' }),
+    ).toHaveAttribute('href', '/catalog/default/component/payments-workers');
+    expect(
+      screen.getByRole('link', { name: 'component:payments' }),
+    ).toHaveAttribute('href', '/catalog/default/component/payments');
+    expect(
+      screen.queryByRole('link', { name: 'Not in the catalog' }),
+    ).toBeNull();
   });
 
   it('asks the catalog only for entities with a Kubernetes annotation', async () => {
@@ -336,9 +346,10 @@ describe('ConsumersTab', () => {
       name: 'Last restart through Krypton',
     });
     expect(
-      await within(last).findByText(/Requested by user:default\/alice at/),
-    ).toHaveTextContent(
-      'Requested by user:default/alice at 2026-05-01T10:00:00.000Z.',
+      await within(last).findByRole('link', { name: 'alice' }),
+    ).toHaveAttribute('href', '/catalog/default/user/alice');
+    expect(within(last).getByText(/^Requested by/)).toHaveTextContent(
+      /^Requested by alice .+ ago\.$/,
     );
     expect(calls.last).toBe(2);
   });
@@ -523,14 +534,14 @@ describe('ConsumersTab', () => {
     const last = await screen.findByRole('region', {
       name: 'Last restart through Krypton',
     });
+    // Who: a link to the user's entity page; when: relative, with the exact time on hover.
     expect(
-      await within(last).findByText(/Requested by user:default\/bob at/),
-    ).toHaveTextContent(
-      'Requested by user:default/bob at 2026-04-30T08:15:00.000Z.',
-    );
-    expect(
-      within(last).getByText('2026-04-30T08:15:00.000Z').closest('time'),
-    ).toHaveAttribute('datetime', '2026-04-30T08:15:00.000Z');
+      await within(last).findByRole('link', { name: 'bob' }),
+    ).toHaveAttribute('href', '/catalog/default/user/bob');
+    const when = within(last).getByText(/ ago$/);
+    expect(when.tagName).toBe('TIME');
+    expect(when).toHaveAttribute('datetime', '2026-04-30T08:15:00.000Z');
+    expect(when.getAttribute('title')).toMatch(/2026/);
     expect(
       within(last).getByText('Rollout partly requested'),
     ).toBeInTheDocument();

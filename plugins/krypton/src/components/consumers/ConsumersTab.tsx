@@ -8,12 +8,14 @@ import {
 import { useApi } from '@backstage/core-plugin-api';
 import {
   CATALOG_FILTER_EXISTS,
+  EntityRefLink,
   catalogApiRef,
 } from '@backstage/plugin-catalog-react';
 import {
   ConsumersResult,
   RestartResult,
   SecretSummary,
+  tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -23,6 +25,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
+import { RelativeTime } from '../time/RelativeTime';
 import { ConsumerTable, DiscoveryFailureTable } from './ConsumerTable';
 import { EntityGroups } from './EntityGroups';
 import {
@@ -40,6 +43,16 @@ export interface ConsumersTabProps {
   decisions?: ActionDecisions;
   /** The entity page's entity, whose workloads are shown first; undefined on the platform page. */
   entityRef?: string;
+}
+
+/**
+ * Who requested a restart: a link to their catalog entity. The record lives in the Secret's
+ * annotations, which anyone who may edit the Secret's metadata could have changed, so only a
+ * well-formed user or group ref becomes a link; anything else is shown as written.
+ */
+function Requester({ actor }: { actor: string }) {
+  const ref = tryNormalizeEntityRef(actor);
+  return ref ? <EntityRefLink entityRef={ref} /> : <>{actor}</>;
 }
 
 /** Only what grouping reads, so a large catalog answers with small entities. */
@@ -323,11 +336,8 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
           {!last.loading && !last.error && last.value && groupingReady && (
             <Box display="flex" flexDirection="column" style={{ gap: 8 }}>
               <Typography variant="body2">
-                Requested by {last.value.requestedBy} at{' '}
-                <time dateTime={last.value.requestedAt}>
-                  {last.value.requestedAt}
-                </time>
-                .
+                Requested by <Requester actor={last.value.requestedBy} />{' '}
+                <RelativeTime value={last.value.requestedAt} />.
               </Typography>
               <RestartResultView
                 result={last.value.result}

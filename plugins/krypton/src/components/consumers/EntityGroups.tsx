@@ -1,4 +1,5 @@
 import { Entity, parseEntityRef } from '@backstage/catalog-model';
+import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import { Labels } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -16,7 +17,10 @@ export interface EntityGroupsProps<T> {
   render: (items: T[], title?: string) => ReactNode;
 }
 
-/** Items under a heading per catalog entity, the current entity's first. */
+/**
+ * Items under a heading per catalog entity, the current entity's first; each heading links to
+ * its entity's page.
+ */
 export function EntityGroups<T>(props: EntityGroupsProps<T>) {
   const { items, entities, namespace, currentEntityRef, labelsOf, render } =
     props;
@@ -45,7 +49,14 @@ export function EntityGroups<T>(props: EntityGroupsProps<T>) {
       {groups.map(group => (
         <Box component="section" key={group.entityRef ?? ''}>
           <Typography variant="subtitle1" component="h3">
-            {group.title}
+            {group.entityRef !== undefined ? (
+              // The entity's page, under the title the grouping gave it.
+              <EntityRefLink entityRef={group.entityRef}>
+                {group.title}
+              </EntityRefLink>
+            ) : (
+              group.title
+            )}
             {group.entityRef !== undefined && group.entityRef === current && (
               <Typography
                 component="span"

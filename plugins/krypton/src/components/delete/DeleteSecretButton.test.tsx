@@ -47,6 +47,7 @@ async function renderButton(
 ) {
   const onDeleted = jest.fn<void, [DeleteResult]>();
   const onPending = jest.fn<void, [DeleteResult]>();
+  const onFailed = jest.fn<void, []>();
   const reloadLive = jest.fn(options.reloadLive ?? (async () => {}));
   await renderInTestApp(
     <KryptonApis>
@@ -57,10 +58,17 @@ async function renderButton(
         reloadLive={reloadLive}
         onDeleted={onDeleted}
         onPending={onPending}
+        onFailed={onFailed}
       />
     </KryptonApis>,
   );
-  return { onDeleted, onPending, reloadLive, user: userEvent.setup() };
+  return {
+    onDeleted,
+    onPending,
+    onFailed,
+    reloadLive,
+    user: userEvent.setup(),
+  };
 }
 
 /** Opens the confirmation and types the Secret's name. */
@@ -166,7 +174,7 @@ describe('DeleteSecretButton', () => {
 
   it('reports a 202 as pending, not as deleted', async () => {
     serveDelete(202, { status: 'pending', history: 'cleaned' });
-    const { user, onDeleted, onPending } = await renderButton();
+    const { user, onDeleted, onPending, onFailed } = await renderButton();
     const dialog = await openAndConfirm(user);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
@@ -177,6 +185,7 @@ describe('DeleteSecretButton', () => {
       }),
     );
     expect(onDeleted).not.toHaveBeenCalled();
+    expect(onFailed).not.toHaveBeenCalled();
   });
 
   it("shows a 409's message and offers Reload latest instead of retrying", async () => {
@@ -216,7 +225,8 @@ describe('DeleteSecretButton', () => {
     const message =
       'History cleanup did not finish (1 confirmed absent, 1 pending, 0 failed), so the Secret was not deleted. Resolve pending or failed snapshots and try again.';
     serveDelete(503, { error: message });
-    const { user, onDeleted, onPending } = await renderButton();
+    const { user, onDeleted, onPending, onFailed, reloadLive } =
+      await renderButton();
     const dialog = await openAndConfirm(user);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
@@ -225,11 +235,14 @@ describe('DeleteSecretButton', () => {
     expect(dialog).toHaveTextContent('The Secret was not deleted');
     expect(onDeleted).not.toHaveBeenCalled();
     expect(onPending).not.toHaveBeenCalled();
+    // Cleanup may have removed snapshots: the history is refetched, the live Secret is not.
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(reloadLive).not.toHaveBeenCalled();
   });
 
   it('does not claim success when the answer never arrives', async () => {
     server.use(http.delete(secretUrl, () => HttpResponse.error()));
-    const { user, onDeleted } = await renderButton();
+    const { user, onDeleted, onFailed } = await renderButton();
     const dialog = await openAndConfirm(user);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
@@ -241,6 +254,7 @@ describe('DeleteSecretButton', () => {
       within(dialog).getByRole('button', { name: 'Delete' }),
     ).toBeDisabled();
     expect(onDeleted).not.toHaveBeenCalled();
+    expect(onFailed).toHaveBeenCalledTimes(1);
   });
 
   it('Reload latest refetches and closes the confirmation without deleting', async () => {

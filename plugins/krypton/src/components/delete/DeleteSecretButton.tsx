@@ -18,6 +18,12 @@ export interface DeleteSecretButtonProps {
   onDeleted: (result: DeleteResult) => void;
   /** 202: Kubernetes holds it (finalizers); the caller keeps the user on the Secret and refetches. */
   onPending: (result: DeleteResult) => void;
+  /**
+   * A delete that failed or whose outcome is unknown; the confirmation stays open. History
+   * cleanup may have removed snapshots before the failure, so the caller refetches the history
+   * (not the live Secret: the user reloads that with Reload latest).
+   */
+  onFailed?: () => void;
 }
 
 /** Why the button is disabled, in words for the user; none when it may be used. */
@@ -82,6 +88,7 @@ export function DeleteSecretButton(props: DeleteSecretButtonProps) {
           onClose={() => setTarget(undefined)}
           onDeleted={finish(props.onDeleted)}
           onPending={finish(props.onPending)}
+          onFailed={props.onFailed}
         />
       )}
     </Box>

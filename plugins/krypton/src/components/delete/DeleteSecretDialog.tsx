@@ -39,6 +39,8 @@ export interface DeleteSecretDialogProps {
   onClose: () => void;
   onDeleted: (result: DeleteResult) => void;
   onPending: (result: DeleteResult) => void;
+  /** After a failed or unconfirmed DELETE: cleanup may have removed history before it. */
+  onFailed?: () => void;
 }
 
 /** A failed DELETE. Every kind blocks another attempt until Reload latest succeeds. */
@@ -182,6 +184,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
       });
     } catch (err) {
       setFailure(failureOf(err));
+      props.onFailed?.();
       return;
     } finally {
       inFlight.current = false;
@@ -189,6 +192,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
     }
     if (!isDeleteResult(result)) {
       setFailure({ kind: 'uncertain', message: UNCONFIRMED });
+      props.onFailed?.();
     } else if (result.status === 'deleted') {
       props.onDeleted(result);
     } else {

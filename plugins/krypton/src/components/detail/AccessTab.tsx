@@ -1,5 +1,5 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
-import { SecretDto, SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -8,6 +8,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
+import { useMemo } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
 import {
   ACTION_LABELS,
@@ -15,6 +16,7 @@ import {
   SECRET_ACTIONS,
   SecretRole,
 } from '../access/decide';
+import { withoutValues } from '../writeAnswer';
 import { EditSecretCard, EditTabEvents } from './EditSecretCard';
 
 const ROLE_TEXT: Record<SecretRole, string> = {
@@ -54,8 +56,6 @@ function RoleList({ title, refs }: { title: string; refs: string[] }) {
 export interface AccessTabProps extends EditTabEvents {
   location: SecretLocation;
   secret: SecretSummary;
-  /** The Secret with values, when loaded; the access form starts from it. */
-  loaded?: SecretDto;
   decisions: ActionDecisions;
   role: SecretRole;
   editing: boolean;
@@ -64,12 +64,15 @@ export interface AccessTabProps extends EditTabEvents {
 /** Who may do what with the Secret, what the signed-in user may do, and the owners' editor. */
 export const AccessTab = (props: AccessTabProps) => {
   const { secret, decisions, role, editing } = props;
+  // The access form starts from the metadata alone: it never shows, reads or sends values.
+  const initial = useMemo(() => withoutValues(secret), [secret]);
   if (editing) {
     return (
       <EditSecretCard
         {...props}
         title="Edit access and description"
-        initial={props.loaded}
+        initial={initial}
+        scope="metadata"
       />
     );
   }

@@ -7,7 +7,7 @@ import Button from '@material-ui/core/Button';
 import { ReactNode } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
-import { SecretForm } from '../edit';
+import { SecretForm, SecretFormScope } from '../edit';
 
 /** What a tab with an edit form tells the page (see SecretForm for the form's own events). */
 export interface EditTabEvents {
@@ -29,6 +29,8 @@ export function EditSecretCard(
     location: SecretLocation;
     secret: SecretSummary;
     initial?: SecretWriteAnswer;
+    /** What the form edits: everything (the default), or the description and the rules only. */
+    scope?: SecretFormScope;
     decisions: ActionDecisions;
     /** Notices above the form. */
     children?: ReactNode;
@@ -48,6 +50,7 @@ export function EditSecretCard(
         mode="edit"
         location={props.location}
         initial={props.initial}
+        scope={props.scope}
         canEditAccess={decisions.manageAccess.allowed}
         // An owner who may not reveal the values still edits the rules: the form then loads the
         // metadata only and never sends data.

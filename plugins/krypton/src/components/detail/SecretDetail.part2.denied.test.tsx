@@ -1,4 +1,4 @@
-import { catalogApiRef } from '@backstage/plugin-catalog-react';
+import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import {
   TestApiProvider,
@@ -76,7 +76,10 @@ describe('SecretDetail restore notice when the permission policy refuses restart
       </KryptonApis>,
       {
         routeEntries: ['/krypton/secret/demo/db?tab=history&rollback=1'],
-        mountedRoutes: { '/krypton': rootRouteRef },
+        mountedRoutes: {
+          '/krypton': rootRouteRef,
+          '/catalog/:namespace/:kind/:name': entityRouteRef,
+        },
       },
     );
 

@@ -1,5 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
-import { catalogApiRef } from '@backstage/plugin-catalog-react';
+import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import {
   TestApiProvider,
@@ -154,7 +154,13 @@ function renderAt(path: string, entities: Entity[] = []) {
         </Routes>
       </TestApiProvider>
     </KryptonApis>,
-    { routeEntries: [path], mountedRoutes: { '/krypton': rootRouteRef } },
+    {
+      routeEntries: [path],
+      mountedRoutes: {
+        '/krypton': rootRouteRef,
+        '/catalog/:namespace/:kind/:name': entityRouteRef,
+      },
+    },
   );
 }
 
@@ -231,7 +237,7 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
     expect(dialog).not.toHaveTextContent('Only key names are compared');
   });
 
-  it('?tab=history&rollback=1 confirms the newest restorable version, restores it and offers the restart', async () => {
+  it('/history?rollback=1 confirms the newest restorable version, restores it and offers the restart', async () => {
     const { state, calls } = serve({ restartEnabled: true });
     // Version 3 was taken from the live revision itself, so rolling back means version 2.
     state.list = () =>
@@ -243,7 +249,7 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
         ],
       });
     const user = userEvent.setup();
-    await renderAt('/krypton/secret/demo/db?tab=history&rollback=1');
+    await renderAt('/krypton/secret/demo/db/history?rollback=1');
 
     const dialog = await readyRestoreDialog('Restore version 2?');
     expect(tab('History')).toHaveAttribute('aria-selected', 'true');
@@ -365,7 +371,7 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
     expect(calls.restores).toEqual([]);
     const table = await screen.findByRole('table', { name: 'Versions' });
     expect(
-      within(rowOf(table, 'Version 3')).getByText('user:default/bob'),
+      within(rowOf(table, 'Version 3')).getByRole('link', { name: /bob/ }),
     ).toBeInTheDocument();
     // ?rollback=1 opened the confirmation once; the reload does not open it again.
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -483,8 +489,8 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
 
     // The refetched summary carries the deletionTimestamp.
     expect(
-      await screen.findByText(`Since ${PENDING_SINCE}`),
-    ).toBeInTheDocument();
+      (await screen.findByText(/^Since/)).querySelector('time'),
+    ).toHaveAttribute('datetime', PENDING_SINCE);
     expect(calls.summaries).toBe(summariesBefore + 1);
     expect(screen.getByRole('button', { name: 'Delete…' })).toBeDisabled();
     expect(

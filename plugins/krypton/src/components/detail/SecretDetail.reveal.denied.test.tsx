@@ -54,9 +54,11 @@ describe('SecretDetail for an owner the permission policy denies reveal', () => 
     await user.click(
       screen.getByRole('button', { name: 'Edit access and description' }),
     );
-    const form = await screen.findByRole('form', { name: 'Edit Secret db' });
+    const form = await screen.findByRole('form', {
+      name: 'Edit access and description of db',
+    });
     expect(
-      within(form).getByText(/This Secret's values are not shown or kept here/),
+      within(form).getByText(/the values stay exactly as they are/),
     ).toBeInTheDocument();
     expect(within(form).queryByLabelText(/^Value of/)).toBeNull();
     const description = within(form).getByLabelText('Description');

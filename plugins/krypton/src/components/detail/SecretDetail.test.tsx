@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import {
   RedactedSecret,
@@ -31,7 +32,13 @@ function renderAt(path: string) {
         <Route path="/krypton/*" element={<KryptonPage />} />
       </Routes>
     </KryptonApis>,
-    { routeEntries: [path], mountedRoutes: { '/krypton': rootRouteRef } },
+    {
+      routeEntries: [path],
+      mountedRoutes: {
+        '/krypton': rootRouteRef,
+        '/catalog/:namespace/:kind/:name': entityRouteRef,
+      },
+    },
   );
 }
 
@@ -334,7 +341,9 @@ describe('SecretDetail', () => {
         screen.getByRole('button', { name: 'Edit access and description' }),
       );
       const owners = within(
-        screen.getByRole('form', { name: 'Edit Secret db' }),
+        screen.getByRole('form', {
+          name: 'Edit access and description of db',
+        }),
       ).getByLabelText('Owners');
       await user.clear(owners);
       await user.type(owners, 'user:default/bob');

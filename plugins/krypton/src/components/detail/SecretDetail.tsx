@@ -14,6 +14,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Tab from '@material-ui/core/Tab';
 import Tabs from '@material-ui/core/Tabs';
+import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@material-ui/lab/Alert';
 import {
   ReactNode,
@@ -33,6 +34,7 @@ import {
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
 import { useSecretPermissions } from '../access/useSecretPermissions';
+import { DEFAULT_SECRET_TAB, SECRET_TABS, SecretTabId } from '../secretLink';
 import { ConsumersTab } from '../consumers';
 import {
   DeleteSecretButton,
@@ -48,19 +50,6 @@ import { SecretFacts } from './SecretFacts';
 import { useSecretSummary } from './useSecretSummary';
 import { useSecretValues } from './useSecretValues';
 import { ValuesTab } from './ValuesTab';
-
-/** The tabs of the detail view, in order. */
-export const SECRET_TABS = [
-  { id: 'values', label: 'Values' },
-  { id: 'access', label: 'Access' },
-  { id: 'history', label: 'History' },
-  { id: 'consumers', label: 'Consumers' },
-] as const;
-export type SecretTabId = (typeof SECRET_TABS)[number]['id'];
-
-export function isSecretTabId(value: string | null): value is SecretTabId {
-  return SECRET_TABS.some(t => t.id === value);
-}
 
 function TabPanel(props: {
   baseId: string;
@@ -83,10 +72,20 @@ function TabPanel(props: {
   );
 }
 
+/**
+ * Tabs that live in the address: each tab is a link, so it can be shared and the browser's back
+ * button returns to the previous tab. The view stays mounted across these links, which keeps an
+ * open form's draft.
+ */
+export interface RoutedSecretTabs {
+  current: SecretTabId;
+  href: (tab: SecretTabId) => string;
+}
+
 export interface SecretDetailProps {
   location: SecretLocation;
-  /** The tab shown first; the entity tab's "Roll back…" opens the history. */
-  initialTab?: SecretTabId;
+  /** Routed tabs; without them the view keeps its tab in its own state, starting at Values. */
+  tabs?: RoutedSecretTabs;
   /** Opens the restore flow of the newest restorable version right away ("Roll back…"). */
   startRestore?: boolean;
   /** Told once startRestore has been acted on (the page drops ?rollback=1 from its address). */
@@ -118,7 +117,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
       ? secretResourceRef(metadata.cluster, location.namespace, location.name)
       : undefined,
   );
-  const [tab, setTab] = useState<SecretTabId>(props.initialTab ?? 'values');
+  const [ownTab, setOwnTab] = useState<SecretTabId>(DEFAULT_SECRET_TAB);
+  const routed = props.tabs;
+  const tab = routed?.current ?? ownTab;
   const [editing, setEditing] = useState<SecretTabId>();
   const [restored, setRestored] = useState<SecretSummary>();
   const [deleted, setDeleted] = useState<{
@@ -282,6 +283,21 @@ export const SecretDetail = (props: SecretDetailProps) => {
     else go();
   };
 
+  // Opens the Consumers tab: through its address when the tabs are routed.
+  const restartAction = routed ? (
+    <Button
+      color="inherit"
+      component={RouterLink}
+      to={routed.href('consumers')}
+    >
+      Restart consumers…
+    </Button>
+  ) : (
+    <Button color="inherit" onClick={() => setOwnTab('consumers')}>
+      Restart consumers…
+    </Button>
+  );
+
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
       {config.error && (
@@ -318,11 +334,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
           severity="success"
           onClose={() => setRestored(undefined)}
           action={
-            decisions.restart.allowed && tab !== 'consumers' ? (
-              <Button color="inherit" onClick={() => setTab('consumers')}>
-                Restart consumers…
-              </Button>
-            ) : undefined
+            decisions.restart.allowed && tab !== 'consumers'
+              ? restartAction
+              : undefined
           }
         >
           Restored: the Secret is now at version {restored.version ?? '—'}, and
@@ -339,25 +353,42 @@ export const SecretDetail = (props: SecretDetailProps) => {
           reloadLive={reloadAfterDelete}
           onDeleted={onDeleted}
           onPending={onPending}
+          // A delete that failed may still have removed snapshots before it stopped.
+          onFailed={() => setHistoryReloads(n => n + 1)}
         />
       </Box>
       <Box>
         <Tabs
           value={tab}
-          onChange={(_e, next: SecretTabId) => setTab(next)}
+          // Routed tabs change through their links (and the address), not here.
+          onChange={(_e, next: SecretTabId) => {
+            if (!routed) setOwnTab(next);
+          }}
           aria-label="Secret sections"
           indicatorColor="primary"
           textColor="primary"
         >
-          {SECRET_TABS.map(t => (
-            <Tab
-              key={t.id}
-              value={t.id}
-              label={t.label}
-              id={`${baseId}-tab-${t.id}`}
-              aria-controls={`${baseId}-panel-${t.id}`}
-            />
-          ))}
+          {SECRET_TABS.map(t =>
+            routed ? (
+              <Tab
+                key={t.id}
+                value={t.id}
+                label={t.label}
+                id={`${baseId}-tab-${t.id}`}
+                aria-controls={`${baseId}-panel-${t.id}`}
+                component={RouterLink}
+                to={routed.href(t.id)}
+              />
+            ) : (
+              <Tab
+                key={t.id}
+                value={t.id}
+                label={t.label}
+                id={`${baseId}-tab-${t.id}`}
+                aria-controls={`${baseId}-panel-${t.id}`}
+              />
+            ),
+          )}
         </Tabs>
         <TabPanel
           baseId={baseId}
@@ -386,7 +417,6 @@ export const SecretDetail = (props: SecretDetailProps) => {
           <AccessTab
             location={location}
             secret={metadata}
-            loaded={values.secret}
             decisions={decisions}
             role={access.role}
             editing={editing === 'access'}

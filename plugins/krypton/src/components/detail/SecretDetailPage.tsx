@@ -1,19 +1,22 @@
-import {
-  Content,
-  Header,
-  Page,
-  WarningPanel,
-} from '@backstage/core-components';
+import { WarningPanel } from '@backstage/core-components';
 import { useRouteRef } from '@backstage/core-plugin-api';
 import {
   isSnapshotName,
   validateNamespace,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import {
+  Navigate,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from 'react-router-dom';
 import { rootRouteRef } from '../../routes';
+import { KryptonPageFrame } from '../KryptonPageFrame';
+import { DEFAULT_SECRET_TAB, SecretTabId, isSecretTabId } from '../secretLink';
 import { DeletedState } from './deletedState';
-import { SecretDetail, isSecretTabId } from './SecretDetail';
+import { SecretDetail } from './SecretDetail';
 
 /** Why the address cannot name a served Secret, checked before anything is asked of the backend. */
 function addressProblem(namespace: string, name: string): string | undefined {
@@ -28,68 +31,110 @@ function addressProblem(namespace: string, name: string): string | undefined {
     : undefined;
 }
 
+/** The query without the given parameters, as a `?…` suffix (or nothing). */
+function searchWithout(search: URLSearchParams, ...names: string[]): string {
+  const next = new URLSearchParams(search);
+  names.forEach(name => next.delete(name));
+  const text = next.toString();
+  return text ? `?${text}` : '';
+}
+
 /**
- * The detail view's route: /secret/:namespace/:name with optional ?cluster=, ?tab= (a tab id),
- * ?rollback=1 (open the restore flow, with ?tab=history) and ?entity= (the catalog entity the user
- * came from, whose workloads the Consumers tab lists first).
+ * The detail view's route: /secret/:namespace/:name/:tab? where the tab is one of SECRET_TABS
+ * (none opens Values), with optional ?cluster=, ?rollback=1 (open the restore flow, on the
+ * history tab) and ?entity= (the catalog entity the user came from, whose workloads the
+ * Consumers tab lists first). Links from before the tabs were routed (?tab=history, as older
+ * notifications carry) are redirected to the tab's path.
+ *
+ * Tab links are built from the address the page was reached at, so the view works wherever the
+ * app mounts the page.
  */
 export const SecretDetailPage = () => {
   const params = useParams();
+  const { pathname } = useLocation();
   const [search, setSearch] = useSearchParams();
   const root = useRouteRef(rootRouteRef);
   const namespace = params.namespace ?? '';
   const name = params.name ?? '';
+  const segment = params.tab;
   const navigate = useNavigate();
   const cluster = search.get('cluster') || undefined;
-  const tab = search.get('tab');
   const entityRef = search.get('entity') || undefined;
   const problem = addressProblem(namespace, name);
+  const trimmed = pathname.replace(/\/+$/, '');
+  const detailPath =
+    segment === undefined
+      ? trimmed
+      : trimmed.slice(0, trimmed.lastIndexOf('/'));
   // Back to the list of the same namespace (and cluster), where the user most likely came from.
   const back = `${root()}?${new URLSearchParams(
     cluster ? { cluster, namespace } : { namespace },
   )}`;
-  return (
-    <Page themeId="tool">
-      <Header
-        title={name}
-        subtitle={`${cluster ?? 'Default cluster'} / ${namespace}`}
-        type="Krypton"
-        typeLink={back}
+
+  const legacyTab = search.get('tab');
+  if (segment === undefined && isSecretTabId(legacyTab)) {
+    return (
+      <Navigate
+        replace
+        to={`${detailPath}/${legacyTab}${searchWithout(search, 'tab')}`}
       />
-      <Content>
-        {problem ? (
-          <WarningPanel title="Not a Secret address" message={problem} />
-        ) : (
-          <SecretDetail
-            key={`${cluster ?? ''}/${namespace}/${name}`}
-            location={{ cluster, namespace, name }}
-            initialTab={isSecretTabId(tab) ? tab : undefined}
-            startRestore={tab === 'history' && search.get('rollback') === '1'}
-            // Used once: a reload or a shared link must not open the confirmation again.
-            onStartRestoreUsed={() =>
-              setSearch(
-                current => {
-                  const next = new URLSearchParams(current);
-                  next.delete('rollback');
-                  return next;
-                },
-                { replace: true },
-              )
-            }
-            entityRef={entityRef}
-            onDeleted={(secret, result) => {
-              const state: DeletedState = {
-                deleted: {
-                  secret: { cluster, namespace, name: secret.name },
-                  result,
-                },
-              };
-              // A deleted Secret's address must not stay in the history stack as a live page.
-              navigate(back, { replace: true, state });
-            }}
-          />
-        )}
-      </Content>
-    </Page>
+    );
+  }
+  if (segment !== undefined && !isSecretTabId(segment)) {
+    // Not a tab: the Secret's default tab rather than an empty page.
+    return (
+      <Navigate
+        replace
+        to={`${detailPath}${searchWithout(search, 'rollback')}`}
+      />
+    );
+  }
+  const tab: SecretTabId = segment ?? DEFAULT_SECRET_TAB;
+  // The cluster and the entity the user came from stay; the one-off rollback does not.
+  const tabQuery = searchWithout(search, 'tab', 'rollback');
+  const tabHref = (next: SecretTabId) => `${detailPath}/${next}${tabQuery}`;
+
+  return (
+    <KryptonPageFrame
+      title={name}
+      subtitle={`${cluster ?? 'Default cluster'} / ${namespace}`}
+      crumbs={{
+        parent: { label: namespace, href: back },
+        self: { label: name, href: `${detailPath}${tabQuery}` },
+      }}
+    >
+      {problem ? (
+        <WarningPanel title="Not a Secret address" message={problem} />
+      ) : (
+        <SecretDetail
+          key={`${cluster ?? ''}/${namespace}/${name}`}
+          location={{ cluster, namespace, name }}
+          tabs={{ current: tab, href: tabHref }}
+          startRestore={tab === 'history' && search.get('rollback') === '1'}
+          // Used once: a reload or a shared link must not open the confirmation again.
+          onStartRestoreUsed={() =>
+            setSearch(
+              current => {
+                const next = new URLSearchParams(current);
+                next.delete('rollback');
+                return next;
+              },
+              { replace: true },
+            )
+          }
+          entityRef={entityRef}
+          onDeleted={(secret, result) => {
+            const state: DeletedState = {
+              deleted: {
+                secret: { cluster, namespace, name: secret.name },
+                result,
+              },
+            };
+            // A deleted Secret's address must not stay in the history stack as a live page.
+            navigate(back, { replace: true, state });
+          }}
+        />
+      )}
+    </KryptonPageFrame>
   );
 };

@@ -1,68 +1,255 @@
 import { InfoCard } from '@backstage/core-components';
-import { SecretSummary, messages } from '@krypton/plugin-krypton-common';
+import {
+  AccessRules,
+  SecretSummary,
+  messages,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
+import { ReactNode } from 'react';
+import { useKryptonAnnotationPrefix } from '../annotationPrefix';
+import { EntityRefList } from '../list/EntityRefList';
 import { formatVersion } from '../list/secretRows';
+import { RelativeTime } from '../time/RelativeTime';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-function Fact({ label, value }: { label: string; value: string }) {
+/** One label or annotation. */
+export interface MetadataEntry {
+  key: string;
+  value: string;
+}
+
+/** A Krypton label or annotation, named without the prefix ("version", "owners", "managed-by"). */
+export interface KryptonEntry extends MetadataEntry {
+  name: string;
+}
+
+export interface GroupedMetadata {
+  /** Krypton's own labels and annotations, those under the configured prefix. */
+  krypton: KryptonEntry[];
+  labels: MetadataEntry[];
+  annotations: MetadataEntry[];
+}
+
+const byKey = (a: MetadataEntry, b: MetadataEntry) =>
+  a.key < b.key ? -1 : Number(a.key > b.key);
+
+/**
+ * Splits a Secret's labels and annotations into Krypton's own (under `<prefix>/`) and the rest,
+ * each sorted by key. Krypton's are named by what follows the prefix.
+ */
+export function groupMetadata(
+  secret: Pick<SecretSummary, 'labels' | 'annotations'>,
+  prefix: string,
+): GroupedMetadata {
+  const own = `${prefix}/`;
+  const grouped: GroupedMetadata = { krypton: [], labels: [], annotations: [] };
+  for (const kind of ['labels', 'annotations'] as const) {
+    const map = secret[kind] ?? {};
+    for (const key of Object.keys(map)) {
+      const entry = { key, value: map[key] };
+      if (key.startsWith(own) && key.length > own.length) {
+        grouped.krypton.push({ ...entry, name: key.slice(own.length) });
+      } else grouped[kind].push(entry);
+    }
+  }
+  grouped.krypton.sort(byKey);
+  grouped.labels.sort(byKey);
+  grouped.annotations.sort(byKey);
+  return grouped;
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box minWidth={120}>
       <Typography variant="overline" component="dt" color="textSecondary">
         {label}
       </Typography>
       <Typography variant="body1" component="dd" style={{ margin: 0 }}>
-        {value}
+        {children}
       </Typography>
     </Box>
   );
 }
 
-/** The Secret's identity and state at a glance: where it lives, its version and its flags. */
-export const SecretFacts = ({ secret }: { secret: SecretSummary }) => (
-  <InfoCard title={secret.name} subheader={secret.description}>
-    <Box
-      component="dl"
-      display="flex"
-      flexWrap="wrap"
-      style={{ gap: 24, margin: 0 }}
-    >
-      <Fact label="Cluster" value={secret.cluster} />
-      <Fact label="Namespace" value={secret.namespace} />
-      <Fact label="Name" value={secret.name} />
-      <Fact label="Type" value={secret.type} />
-      <Fact label="Version" value={formatVersion(secret.version)} />
-      <Fact label="Managed" value={yesNo(secret.managed)} />
-      <Fact label="Immutable" value={yesNo(secret.immutable)} />
-      <Fact
-        label="Pending deletion"
-        value={
-          secret.deletionTimestamp ? `Since ${secret.deletionTimestamp}` : 'No'
-        }
-      />
+function FactGroup({
+  title,
+  children,
+}: {
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Box mt={3} component="section" aria-label={title}>
+      <Typography variant="subtitle2" component="h3">
+        {title}
+      </Typography>
+      {children}
     </Box>
-    {secret.deletionTimestamp && (
-      <Box mt={2}>
-        <Alert severity="warning">
-          Kubernetes is deleting this Secret (deletion is pending), so it cannot
-          be restored.
-        </Alert>
+  );
+}
+
+/** A key and its value in a metadata list: long values scroll instead of stretching the card. */
+function Entry({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <Box display="flex" style={{ gap: 16 }} py={0.5}>
+      <Typography
+        variant="body2"
+        component="dt"
+        color="textSecondary"
+        style={{ flex: '0 0 16em', maxWidth: '40%', overflowWrap: 'anywhere' }}
+      >
+        {name}
+      </Typography>
+      <Typography
+        variant="body2"
+        component="dd"
+        style={{
+          margin: 0,
+          flex: 1,
+          overflowWrap: 'anywhere',
+          maxHeight: '8em',
+          overflowY: 'auto',
+        }}
+      >
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+const ACCESS_NAMES: ReadonlySet<string> = new Set([
+  'owners',
+  'editors',
+  'viewers',
+]);
+
+/** Krypton's access annotations as catalog links (the server's parse), everything else as text. */
+function kryptonValue(entry: KryptonEntry, access: AccessRules): ReactNode {
+  if (ACCESS_NAMES.has(entry.name)) {
+    return <EntityRefList refs={access[entry.name as keyof AccessRules]} />;
+  }
+  return entry.value;
+}
+
+function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
+  if (!change) return null;
+  return (
+    <Fact label="Last change">
+      <RelativeTime value={change.time} />
+      {change.manager && ` by ${change.manager}`}
+    </Fact>
+  );
+}
+
+/**
+ * The Secret's identity and state at a glance: where it lives, its version, flags, age and last
+ * change, then who owns it in Kubernetes, Krypton's own labels and annotations, and the rest.
+ * Sections the summary has nothing for are left out.
+ */
+export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
+  const prefix = useKryptonAnnotationPrefix();
+  const grouped = groupMetadata(secret, prefix);
+  const owners = secret.ownerReferences ?? [];
+  return (
+    <InfoCard title={secret.name} subheader={secret.description}>
+      <Box
+        component="dl"
+        display="flex"
+        flexWrap="wrap"
+        style={{ gap: 24, margin: 0 }}
+      >
+        <Fact label="Cluster">{secret.cluster}</Fact>
+        <Fact label="Namespace">{secret.namespace}</Fact>
+        <Fact label="Name">{secret.name}</Fact>
+        <Fact label="Type">{secret.type}</Fact>
+        <Fact label="Version">{formatVersion(secret.version)}</Fact>
+        <Fact label="Managed">{yesNo(secret.managed)}</Fact>
+        <Fact label="Immutable">{yesNo(secret.immutable)}</Fact>
+        <Fact label="Pending deletion">
+          {secret.deletionTimestamp ? (
+            <>
+              Since <RelativeTime value={secret.deletionTimestamp} />
+            </>
+          ) : (
+            'No'
+          )}
+        </Fact>
+        {secret.creationTimestamp && (
+          <Fact label="Created">
+            <RelativeTime value={secret.creationTimestamp} />
+          </Fact>
+        )}
+        <LastChange change={secret.lastChange} />
       </Box>
-    )}
-    {secret.version === null && (
-      <Box mt={2}>
-        <Alert severity="warning">{messages.invalidCounter}</Alert>
-      </Box>
-    )}
-    {!secret.managed && (
-      <Box mt={2}>
-        <Alert severity="info">
-          Krypton does not manage this Secret yet: adopt it from the Krypton
-          page to keep its history.
-        </Alert>
-      </Box>
-    )}
-  </InfoCard>
-);
+      {owners.length > 0 && (
+        <FactGroup title="Owner references">
+          <Box component="ul" m={0} pl={2}>
+            {owners.map(ref => (
+              <Typography component="li" variant="body2" key={ref.uid}>
+                {ref.kind}/{ref.name}
+                {ref.controller && ' (controller)'}
+              </Typography>
+            ))}
+          </Box>
+        </FactGroup>
+      )}
+      {grouped.krypton.length > 0 && (
+        <FactGroup title="Krypton">
+          <Box component="dl" m={0}>
+            {grouped.krypton.map(entry => (
+              <Entry key={entry.key} name={entry.name}>
+                {kryptonValue(entry, secret.access)}
+              </Entry>
+            ))}
+          </Box>
+        </FactGroup>
+      )}
+      {grouped.labels.length > 0 && (
+        <FactGroup title="Labels">
+          <Box component="dl" m={0}>
+            {grouped.labels.map(entry => (
+              <Entry key={entry.key} name={entry.key}>
+                {entry.value}
+              </Entry>
+            ))}
+          </Box>
+        </FactGroup>
+      )}
+      {grouped.annotations.length > 0 && (
+        <FactGroup title="Annotations">
+          <Box component="dl" m={0}>
+            {grouped.annotations.map(entry => (
+              <Entry key={entry.key} name={entry.key}>
+                {entry.value}
+              </Entry>
+            ))}
+          </Box>
+        </FactGroup>
+      )}
+      {secret.deletionTimestamp && (
+        <Box mt={2}>
+          <Alert severity="warning">
+            Kubernetes is deleting this Secret (deletion is pending), so it
+            cannot be restored.
+          </Alert>
+        </Box>
+      )}
+      {secret.version === null && (
+        <Box mt={2}>
+          <Alert severity="warning">{messages.invalidCounter}</Alert>
+        </Box>
+      )}
+      {!secret.managed && (
+        <Box mt={2}>
+          <Alert severity="info">
+            Krypton does not manage this Secret yet: adopt it from the Krypton
+            page to keep its history.
+          </Alert>
+        </Box>
+      )}
+    </InfoCard>
+  );
+};

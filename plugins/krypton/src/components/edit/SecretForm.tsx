@@ -43,14 +43,22 @@ import {
   buildCreateRequest,
   buildUpdateRequest,
   createDraftHasInput,
+  draftBinaryData,
   draftTextData,
   hasErrors,
   newRowId,
   updateChangesSomething,
   validateDraft,
 } from './draft';
+import { keyFromFileName, readFileValue } from './fileValue';
 import { SizeMeter } from './SizeMeter';
-import { BinaryEditNotice, BinaryKeys, TextRows } from './TextRows';
+import {
+  BinaryEditNotice,
+  BinaryKeys,
+  BinaryRows,
+  FileButton,
+  TextRows,
+} from './TextRows';
 import { useDraft } from './useDraft';
 
 interface SecretFormCommonProps {
@@ -82,6 +90,13 @@ interface SecretFormCommonProps {
 }
 
 /**
+ * What an edit form shows and changes: everything, or (`metadata`) only the description and the
+ * access rules. A metadata form reads the Secret's metadata only and never sends values, so the
+ * data stays byte for byte as it is.
+ */
+export type SecretFormScope = 'all' | 'metadata';
+
+/**
  * The form pins the location it was mounted with, like its draft: key it by location so another
  * Secret gets a fresh form rather than this draft.
  */
@@ -93,6 +108,7 @@ export type SecretFormProps = SecretFormCommonProps &
         location: SecretLocation;
         /** The Secret as the page knows it; without it the form loads it. Later values only raise a notice. */
         initial?: SecretWriteAnswer;
+        scope?: SecretFormScope;
       }
   );
 
@@ -113,7 +129,11 @@ const IMMUTABLE_OWNERS_ONLY =
 
 /** Create or edit one Secret: text values, description, immutability and access rules. */
 export function SecretForm(props: SecretFormProps) {
-  const { onSaved, onReloaded, canEditAccess, keepValues } = props;
+  const { onSaved, onReloaded, canEditAccess } = props;
+  const metadataOnly = props.mode === 'edit' && props.scope === 'metadata';
+  // A form that edits metadata only keeps no values, whatever the user may reveal: it has nothing
+  // to show them in, and a save without data keeps them as they are.
+  const keepValues = props.keepValues && !metadataOnly;
   const api = useApi(kryptonApiRef);
   const reasonId = useId();
   const fieldId = useId();
@@ -139,6 +159,7 @@ export function SecretForm(props: SecretFormProps) {
   const [saveError, setSaveError] = useState<string>();
   const [reloadError, setReloadError] = useState<string>();
   const [conflict, setConflict] = useState<string>();
+  const [fileError, setFileError] = useState<string>();
   const inFlight = useRef(false);
 
   const isEdit = target !== undefined;
@@ -150,6 +171,11 @@ export function SecretForm(props: SecretFormProps) {
   const binaryData =
     baseline && carriesValues(baseline) ? baseline.binaryData : undefined;
   const textData = useMemo(() => draftTextData(draft), [draft]);
+  // The binary values the Secret would hold: the kept ones of an edit, or a create's files.
+  const sizedBinary = useMemo(
+    () => ({ ...binaryData, ...draftBinaryData(draft) }),
+    [binaryData, draft],
+  );
   const errors = useMemo(
     () =>
       validateDraft(draft, {
@@ -160,8 +186,8 @@ export function SecretForm(props: SecretFormProps) {
     [draft, isEdit, binaryKeys, canEditAccess],
   );
   const size = useMemo(
-    () => estimateSecretSize(textData, binaryData ?? {}),
-    [textData, binaryData],
+    () => estimateSecretSize(textData, sizedBinary),
+    [textData, sizedBinary],
   );
   const updateRequest = useMemo(
     () =>
@@ -317,6 +343,55 @@ export function SecretForm(props: SecretFormProps) {
       rows: [...d.rows, { id: newRowId(), key: '', value: '' }],
     }));
   const applyBulk = (plan: BulkPlan) => update(d => applyBulkPlan(d, plan));
+  const notTextHint = isEdit
+    ? 'Binary values are changed with Kubernetes tooling.'
+    : 'Add it with "Add binary file" instead.';
+  // The row may be gone, or the draft reset by a save or reload, by the time the file is read:
+  // the update then finds no row of that id and changes nothing.
+  const loadFile = async (id: string, file: File) => {
+    const read = await readFileValue(file, 'text', notTextHint);
+    if (read.kind === 'refused') {
+      setFileError(read.reason);
+      return;
+    }
+    if (read.kind !== 'text') return;
+    setFileError(undefined);
+    const suggested = keyFromFileName(file.name);
+    update(d => ({
+      ...d,
+      rows: d.rows.map(row =>
+        row.id === id
+          ? {
+              ...row,
+              value: read.text,
+              key: row.key === '' && suggested ? suggested : row.key,
+            }
+          : row,
+      ),
+    }));
+  };
+  const addBinaryFile = async (file: File) => {
+    const read = await readFileValue(file, 'binary', notTextHint);
+    if (read.kind === 'refused') {
+      setFileError(read.reason);
+      return;
+    }
+    if (read.kind !== 'binary') return;
+    setFileError(undefined);
+    update(d => ({
+      ...d,
+      binaryRows: [
+        ...d.binaryRows,
+        {
+          id: newRowId(),
+          key: keyFromFileName(file.name) ?? '',
+          base64: read.base64,
+          fileName: file.name,
+          size: read.size,
+        },
+      ],
+    }));
+  };
 
   if (isEdit && !baseline) {
     return reloadError ? (
@@ -335,12 +410,14 @@ export function SecretForm(props: SecretFormProps) {
     );
   }
 
+  let formName = 'Create Secret';
+  if (baseline) {
+    formName = metadataOnly
+      ? `Edit access and description of ${baseline.name}`
+      : `Edit Secret ${baseline.name}`;
+  }
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      aria-label={baseline ? `Edit Secret ${baseline.name}` : 'Create Secret'}
-    >
+    <form onSubmit={onSubmit} noValidate aria-label={formName}>
       {/* A disabled fieldset keeps edits out while a save or reload is about to replace them. */}
       <fieldset
         disabled={busy}
@@ -438,96 +515,151 @@ export function SecretForm(props: SecretFormProps) {
             variant="outlined"
           />
 
-          {valuesWithheld && baseline ? (
-            <Box>
-              <Typography variant="subtitle1" component="h3" gutterBottom>
-                Values
-              </Typography>
-              <Box mb={1}>
-                <Alert severity="info">
-                  This Secret's values are not shown or kept here, because you
-                  may not reveal them. Saving changes the metadata only and
-                  leaves every value as it is.
-                  {keepValues &&
-                    ' If you may reveal them now, Reload latest loads them.'}
-                </Alert>
-              </Box>
-              <KeyList secret={baseline} />
-            </Box>
-          ) : (
-            <>
+          {metadataOnly && (
+            <Typography variant="body2" color="textSecondary">
+              Saving changes the description and the access rules only: the
+              values stay exactly as they are.
+            </Typography>
+          )}
+          {!metadataOnly &&
+            (valuesWithheld && baseline ? (
               <Box>
                 <Typography variant="subtitle1" component="h3" gutterBottom>
                   Values
                 </Typography>
-                <TextRows
-                  rows={draft.rows}
-                  revealed={draft.revealed}
-                  errors={errors.rows}
-                  locked={lockedReason}
-                  onChange={changeRow}
-                  onToggle={toggleRow}
-                  onRemove={removeRow}
-                  onAdd={addRow}
-                />
-                <BinaryKeys keys={binaryKeys} />
+                <Box mb={1}>
+                  <Alert severity="info">
+                    This Secret's values are not shown or kept here, because you
+                    may not reveal them. Saving changes the metadata only and
+                    leaves every value as it is.
+                    {keepValues &&
+                      ' If you may reveal them now, Reload latest loads them.'}
+                  </Alert>
+                </Box>
+                <KeyList secret={baseline} />
               </Box>
-
-              <Box>
-                <Typography variant="subtitle1" component="h3" gutterBottom>
-                  Paste .env lines
-                </Typography>
-                <BulkEditor
-                  current={textData}
-                  binaryKeys={binaryKeys}
-                  text={draft.bulkText}
-                  mode={draft.bulkMode}
-                  disabled={dataLocked}
-                  onTextChange={bulkText => update(d => ({ ...d, bulkText }))}
-                  onModeChange={bulkMode => update(d => ({ ...d, bulkMode }))}
-                  onApply={applyBulk}
-                />
-              </Box>
-            </>
-          )}
-
-          {isEdit && baseline?.immutable ? (
-            <Typography variant="body2">
-              Immutable: Kubernetes cannot make this Secret mutable again.
-            </Typography>
-          ) : (
-            <Box>
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    checked={draft.immutable}
-                    disabled={immutableOwnerOnly}
-                    inputProps={{
-                      'aria-describedby': immutableOwnerOnly
-                        ? immutableReasonId
-                        : undefined,
-                    }}
-                    onChange={e =>
-                      update(d => ({ ...d, immutable: e.target.checked }))
-                    }
+            ) : (
+              <>
+                <Box>
+                  <Typography variant="subtitle1" component="h3" gutterBottom>
+                    Values
+                  </Typography>
+                  <TextRows
+                    rows={draft.rows}
+                    revealed={draft.revealed}
+                    errors={errors.rows}
+                    locked={lockedReason}
+                    onChange={changeRow}
+                    onToggle={toggleRow}
+                    onRemove={removeRow}
+                    onAdd={addRow}
+                    onFile={loadFile}
                   />
-                }
-                label={
-                  isEdit
-                    ? 'Make immutable (this cannot be undone)'
-                    : 'Immutable: values can never change after creation'
-                }
-              />
-              {immutableOwnerOnly && (
-                <FormHelperText id={immutableReasonId}>
-                  {IMMUTABLE_OWNERS_ONLY}
-                </FormHelperText>
-              )}
-            </Box>
-          )}
+                  {!isEdit && (
+                    <Box mt={1}>
+                      <BinaryRows
+                        rows={draft.binaryRows}
+                        errors={errors.rows}
+                        onKeyChange={(id, key) =>
+                          update(d => ({
+                            ...d,
+                            binaryRows: d.binaryRows.map(row =>
+                              row.id === id ? { ...row, key } : row,
+                            ),
+                          }))
+                        }
+                        onRemove={id =>
+                          update(d => ({
+                            ...d,
+                            binaryRows: d.binaryRows.filter(
+                              row => row.id !== id,
+                            ),
+                          }))
+                        }
+                      />
+                      <FileButton label="Binary file" onFile={addBinaryFile}>
+                        {open => (
+                          <Button
+                            variant="outlined"
+                            size="small"
+                            onClick={open}
+                          >
+                            Add binary file
+                          </Button>
+                        )}
+                      </FileButton>
+                    </Box>
+                  )}
+                  {fileError && (
+                    <Box mt={1}>
+                      <Alert
+                        severity="error"
+                        onClose={() => setFileError(undefined)}
+                      >
+                        {fileError}
+                      </Alert>
+                    </Box>
+                  )}
+                  <BinaryKeys keys={binaryKeys} />
+                </Box>
+
+                <Box>
+                  <Typography variant="subtitle1" component="h3" gutterBottom>
+                    Paste .env lines
+                  </Typography>
+                  <BulkEditor
+                    current={textData}
+                    binaryKeys={binaryKeys}
+                    text={draft.bulkText}
+                    mode={draft.bulkMode}
+                    disabled={dataLocked}
+                    onTextChange={bulkText => update(d => ({ ...d, bulkText }))}
+                    onModeChange={bulkMode => update(d => ({ ...d, bulkMode }))}
+                    onApply={applyBulk}
+                  />
+                </Box>
+              </>
+            ))}
+
+          {!metadataOnly &&
+            (isEdit && baseline?.immutable ? (
+              <Typography variant="body2">
+                Immutable: Kubernetes cannot make this Secret mutable again.
+              </Typography>
+            ) : (
+              <Box>
+                <FormControlLabel
+                  control={
+                    <Checkbox
+                      checked={draft.immutable}
+                      disabled={immutableOwnerOnly}
+                      inputProps={{
+                        'aria-describedby': immutableOwnerOnly
+                          ? immutableReasonId
+                          : undefined,
+                      }}
+                      onChange={e =>
+                        update(d => ({ ...d, immutable: e.target.checked }))
+                      }
+                    />
+                  }
+                  label={
+                    isEdit
+                      ? 'Make immutable (this cannot be undone)'
+                      : 'Immutable: values can never change after creation'
+                  }
+                />
+                {immutableOwnerOnly && (
+                  <FormHelperText id={immutableReasonId}>
+                    {IMMUTABLE_OWNERS_ONLY}
+                  </FormHelperText>
+                )}
+              </Box>
+            ))}
 
           {canEditAccess && (
             <AccessFields
+              picker
               values={draft.access}
               errors={errors.access}
               onChange={(role, value) =>
@@ -537,7 +669,7 @@ export function SecretForm(props: SecretFormProps) {
           )}
 
           {/* Without values there is nothing to estimate: such an edit never writes data. */}
-          {!valuesWithheld && (
+          {!valuesWithheld && !metadataOnly && (
             <SizeMeter bytes={size} writesData={writesData} />
           )}
 

@@ -4,11 +4,13 @@ import IconButton from '@material-ui/core/IconButton';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import AddIcon from '@material-ui/icons/Add';
+import AttachFileIcon from '@material-ui/icons/AttachFile';
 import DeleteIcon from '@material-ui/icons/Delete';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
-import { ReactNode, useId } from 'react';
-import { TextRow, isBrowserEditable } from './draft';
+import { ReactNode, useId, useRef } from 'react';
+import { BinaryRow, TextRow, isBrowserEditable } from './draft';
+import { formatSize } from './SizeMeter';
 
 export interface TextRowsProps {
   rows: TextRow[];
@@ -27,6 +29,39 @@ export interface TextRowsProps {
   onToggle: (id: string) => void;
   onRemove: (id: string) => void;
   onAdd: () => void;
+  /** A file chosen to fill the row's value. */
+  onFile: (id: string, file: File) => void;
+}
+
+/**
+ * A button that opens the browser's file chooser. The input itself is hidden and labelled, so
+ * the button is what keyboard users reach.
+ */
+export function FileButton(props: {
+  label: string;
+  disabled?: boolean;
+  onFile: (file: File) => void;
+  children: (open: () => void) => ReactNode;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      {props.children(() => input.current?.click())}
+      <input
+        ref={input}
+        type="file"
+        hidden
+        aria-label={props.label}
+        disabled={props.disabled}
+        onChange={e => {
+          const file = e.target.files?.[0];
+          // Cleared, so that choosing the same file again is a change too.
+          e.target.value = '';
+          if (file) props.onFile(file);
+        }}
+      />
+    </>
+  );
 }
 
 const hasLineBreak = (value: string) => /[\r\n]/.test(value);
@@ -153,6 +188,22 @@ export function TextRows(props: TextRowsProps) {
             >
               {shown ? <VisibilityOffIcon /> : <VisibilityIcon />}
             </IconButton>
+            <FileButton
+              label={`Load value of ${name} from a file`}
+              disabled={locked}
+              onFile={file => props.onFile(row.id, file)}
+            >
+              {open => (
+                <IconButton
+                  aria-label={`Load value of ${name} from a file`}
+                  title="Load the value from a text file"
+                  onClick={open}
+                  disabled={locked}
+                >
+                  <AttachFileIcon />
+                </IconButton>
+              )}
+            </FileButton>
             <IconButton
               aria-label={`Remove ${name}`}
               onClick={() => props.onRemove(row.id)}
@@ -178,6 +229,63 @@ export function TextRows(props: TextRowsProps) {
         </Typography>
       )}
     </Box>
+  );
+}
+
+/** Binary values read from files while creating: a key each, the bytes never shown. */
+export function BinaryRows(props: {
+  rows: readonly BinaryRow[];
+  errors: Record<string, string>;
+  onKeyChange: (id: string, key: string) => void;
+  onRemove: (id: string) => void;
+}) {
+  const fieldId = useId();
+  return (
+    <>
+      {props.rows.map(row => {
+        const error = props.errors[row.id];
+        const name = row.key === '' ? row.fileName : row.key;
+        return (
+          <Box
+            key={row.id}
+            display="flex"
+            alignItems="flex-start"
+            mb={1}
+            style={{ gap: 8 }}
+          >
+            <Box flex="0 0 30%">
+              <TextField
+                id={`${fieldId}-${row.id}-key`}
+                label="Key"
+                variant="outlined"
+                size="small"
+                fullWidth
+                value={row.key}
+                error={error !== undefined}
+                helperText={error}
+                onChange={e => props.onKeyChange(row.id, e.target.value)}
+                inputProps={{
+                  'aria-label': `Key of binary file ${row.fileName}`,
+                  spellCheck: false,
+                }}
+              />
+            </Box>
+            <Box flex="1 1 auto" pt={1}>
+              <Typography variant="body2">
+                Binary value from {row.fileName} ({formatSize(row.size)}), sent
+                as base64 and never shown
+              </Typography>
+            </Box>
+            <IconButton
+              aria-label={`Remove binary value ${name}`}
+              onClick={() => props.onRemove(row.id)}
+            >
+              <DeleteIcon />
+            </IconButton>
+          </Box>
+        );
+      })}
+    </>
   );
 }
 

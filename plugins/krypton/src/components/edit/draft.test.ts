@@ -4,6 +4,7 @@ import {
   applyBulkPlan,
   buildCreateRequest,
   buildUpdateRequest,
+  createDraftHasInput,
   draftFromSecret,
   draftTextData,
   emptyDraft,
@@ -211,5 +212,58 @@ describe('applyBulkPlan', () => {
     expect(next.rows[0].id).toBe(draft.rows[1].id);
     expect(next.bulkText).toBe('');
     expect(next.revealed).toEqual([]);
+  });
+});
+
+describe('binary rows from files', () => {
+  const row = (key: string) => ({
+    id: `bin-${key}`,
+    key,
+    base64: 'AP+A',
+    fileName: 'store.p12',
+    size: 3,
+  });
+  const createCtx = {
+    mode: 'create' as const,
+    binaryKeys: [],
+    canEditAccess: true,
+  };
+
+  it('are sent as binaryData on create, and count as input', () => {
+    const draft = { ...emptyDraft(), name: 'keystore' };
+    expect(
+      createDraftHasInput({ ...emptyDraft(), binaryRows: [row('k')] }),
+    ).toBe(true);
+    expect(buildCreateRequest(draft, true)).not.toHaveProperty('binaryData');
+    expect(
+      buildCreateRequest({ ...draft, binaryRows: [row('store.p12')] }, true),
+    ).toEqual({
+      name: 'keystore',
+      type: 'Opaque',
+      data: {},
+      binaryData: { 'store.p12': 'AP+A' },
+    });
+  });
+
+  it('follow the key rule, share keys with no text row, and never enter an edit', () => {
+    const draft = {
+      ...emptyDraft(),
+      name: 'keystore',
+      rows: [{ id: 'text-1', key: 'dup', value: 'x' }],
+      binaryRows: [row('dup'), row(''), row('..bad')],
+    };
+    expect(validateDraft(draft, createCtx).rows).toEqual({
+      'bin-dup': 'This key is used more than once.',
+      'bin-': 'Enter a key for this value.',
+      'bin-..bad': expect.stringMatching(/^Invalid key/),
+    });
+    expect(
+      validateDraft(
+        { ...draftFromSecret(secret), binaryRows: [row('new')] },
+        { ...createCtx, mode: 'edit' },
+      ).rows,
+    ).toEqual({
+      'bin-new': 'Binary values are added only when creating a Secret.',
+    });
   });
 });

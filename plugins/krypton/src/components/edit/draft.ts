@@ -30,12 +30,28 @@ export interface TextRow {
   value: string;
 }
 
+/**
+ * A binary value read from a file, only while creating a Secret (an edit never sends binary
+ * data). The bytes stay as the canonical base64 the API takes; they are never shown.
+ */
+export interface BinaryRow {
+  id: string;
+  key: string;
+  base64: string;
+  /** The file it was read from, for the user's reference. */
+  fileName: string;
+  /** Decoded bytes. */
+  size: number;
+}
+
 /** Every field of the form. It lives in React state only, never in browser storage. */
 export interface Draft {
   name: string;
   type: string;
   description: string;
   rows: TextRow[];
+  /** Binary values from files; create only. */
+  binaryRows: BinaryRow[];
   immutable: boolean;
   /** Comma-separated entity refs, as typed. */
   access: Record<AccessRole, string>;
@@ -67,6 +83,7 @@ export function emptyDraft(): Draft {
     type: DEFAULT_TYPE,
     description: '',
     rows: [{ id: newRowId(), key: '', value: '' }],
+    binaryRows: [],
     immutable: false,
     access: { owners: '', editors: '', viewers: '' },
     bulkText: '',
@@ -91,6 +108,7 @@ export function draftFromSecret(secret: SecretWriteAnswer): Draft {
       key,
       value: data[key],
     })),
+    binaryRows: [],
     immutable: secret.immutable,
     access: {
       owners: formatRefs(secret.access.owners),
@@ -115,6 +133,7 @@ export function createDraftHasInput(draft: Draft): boolean {
     draft.immutable ||
     draft.bulkText.trim() !== '' ||
     draft.rows.some(row => !isBlankRow(row)) ||
+    draft.binaryRows.length > 0 ||
     Object.values(draft.access).some(refs => refs.trim() !== '')
   );
 }
@@ -124,6 +143,15 @@ export function draftTextData(draft: Draft): Record<string, string> {
   const data = emptyMap<string>();
   for (const row of draft.rows) {
     if (!isBlankRow(row)) data[row.key] = row.value;
+  }
+  return data;
+}
+
+/** The binary values of the draft, as canonical base64 by key. */
+export function draftBinaryData(draft: Draft): Record<string, string> {
+  const data = emptyMap<string>();
+  for (const row of draft.binaryRows) {
+    if (row.key !== '') data[row.key] = row.base64;
   }
   return data;
 }
@@ -170,7 +198,7 @@ export interface DraftErrors {
   name?: string;
   type?: string;
   description?: string;
-  /** By row id. */
+  /** By row id, for text and binary rows. */
   rows: Record<string, string>;
   access: Partial<Record<AccessRole, string>>;
 }
@@ -213,27 +241,36 @@ export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
   }
 
   const seen = new Set<string>();
+  /** The problem of a row's key, or undefined; records the key as seen. */
+  const keyProblem = (key: string): string | undefined => {
+    if (key === '') return 'Enter a key for this value.';
+    try {
+      validateDataKey(key);
+    } catch (e) {
+      return message(e, 'Invalid key.');
+    }
+    if (seen.has(key)) return 'This key is used more than once.';
+    seen.add(key);
+    return undefined;
+  };
   for (const row of draft.rows) {
     if (isBlankRow(row)) continue;
-    if (row.key === '') {
-      errors.rows[row.id] = 'Enter a key for this value.';
-      continue;
-    }
-    try {
-      validateDataKey(row.key);
-    } catch (e) {
-      errors.rows[row.id] = message(e, 'Invalid key.');
-      continue;
-    }
-    if (seen.has(row.key)) {
-      errors.rows[row.id] = 'This key is used more than once.';
+    const problem = keyProblem(row.key);
+    if (problem !== undefined) {
+      errors.rows[row.id] = problem;
     } else if (ctx.binaryKeys.includes(row.key)) {
       errors.rows[row.id] =
         'This is a binary key: it is kept as is and cannot be set as text.';
     } else if (!isWellFormedText(row.value)) {
       errors.rows[row.id] = 'The value holds characters that are not text.';
     }
-    seen.add(row.key);
+  }
+  for (const row of draft.binaryRows) {
+    const problem =
+      ctx.mode === 'create'
+        ? keyProblem(row.key)
+        : 'Binary values are added only when creating a Secret.';
+    if (problem !== undefined) errors.rows[row.id] = problem;
   }
 
   if (ctx.canEditAccess) {
@@ -319,6 +356,7 @@ export function buildCreateRequest(
     type: draft.type.trim(),
     data: draftTextData(draft),
   };
+  if (draft.binaryRows.length > 0) request.binaryData = draftBinaryData(draft);
   if (draft.description !== '') request.description = draft.description;
   if (draft.immutable) request.immutable = true;
   if (canEditAccess) {

@@ -1,6 +1,6 @@
 export { SecretForm } from './SecretForm';
 export { DiscardDraftDialog, useBeforeUnload } from './DiscardDraftDialog';
-export type { SecretFormProps } from './SecretForm';
+export type { SecretFormProps, SecretFormScope } from './SecretForm';
 export { useDraft } from './useDraft';
 export type { PinnedDraft } from './useDraft';
 export { SizeMeter, formatSize } from './SizeMeter';

@@ -9,6 +9,7 @@ import {
   Harness,
   HarnessProps,
   allowAll,
+  historyRoutes,
   serveHistory,
 } from './__testUtils__/history';
 
@@ -20,6 +21,7 @@ function render(props: HarnessProps = {}) {
     <KryptonApis>
       <Harness {...props} />
     </KryptonApis>,
+    historyRoutes,
   );
 }
 

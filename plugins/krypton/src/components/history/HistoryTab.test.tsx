@@ -12,6 +12,7 @@ import {
   LIVE_PASSWORD,
   V1_PASSWORD,
   V2_PASSWORD,
+  historyRoutes,
   serveHistory,
   versionSummary,
 } from './__testUtils__/history';
@@ -23,6 +24,7 @@ function render(props: HarnessProps = {}) {
     <KryptonApis>
       <Harness {...props} />
     </KryptonApis>,
+    historyRoutes,
   );
 }
 
@@ -67,11 +69,15 @@ describe('HistoryTab', () => {
     const table = await versionsTable();
     expect(screen.queryByText('Loading history…')).toBeNull();
     const v2 = rowOf(table, 'Version 2');
-    expect(within(v2).getByText('user:default/editor-2')).toBeInTheDocument();
-    expect(within(v2).getByText('2024-05-02T10:00:00Z')).toHaveAttribute(
-      'datetime',
-      '2024-05-02T10:00:00Z',
+    // Who: a link to the catalog entity; when: relative, with the exact time in the markup.
+    expect(within(v2).getByRole('link', { name: /editor-2/ })).toHaveAttribute(
+      'href',
+      '/catalog/default/user/editor-2',
     );
+    const when = v2.querySelector('time');
+    expect(when).toHaveAttribute('datetime', '2024-05-02T10:00:00Z');
+    expect(when).toHaveTextContent(/ago$/);
+    expect(when).toHaveAttribute('title');
     expect(within(v2).getByText('Opaque')).toBeInTheDocument();
     expect(
       within(v2).getByRole('button', { name: 'Restore version 2' }),
@@ -363,7 +369,7 @@ describe('HistoryTab', () => {
     expect(calls.restores).toEqual([]);
     const after = await versionsTable();
     expect(
-      within(rowOf(after, 'Version 3')).getByText('user:default/bob'),
+      within(rowOf(after, 'Version 3')).getByRole('link', { name: /bob/ }),
     ).toBeInTheDocument();
 
     // The next confirmation is pinned to the reloaded revision.

@@ -1,9 +1,11 @@
 import { InfoCard, Progress } from '@backstage/core-components';
+import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import {
   SecretDto,
   SecretSummary,
   SecretWriteAnswer,
   VersionSummary,
+  tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -25,6 +27,10 @@ import {
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
 import { ActionDecisions } from '../access/decide';
+import { useKryptonConfig } from '../access/useKryptonConfig';
+import { RelativeTime } from '../time/RelativeTime';
+import { CompareVersions } from './CompareVersions';
+import { retentionOutlook } from './retention';
 import { newestRestorable, restoreBlock } from './restoreBlock';
 import { PinnedLive, RestoreDialog } from './RestoreDialog';
 import { LiveComparison, liveComparison } from './sides';
@@ -97,6 +103,63 @@ function HistoryFailure(props: { state: FailedState; onRetry: () => void }) {
   );
 }
 
+function listOfVersions(versions: readonly number[]): string {
+  if (versions.length === 1) return `version ${versions[0]}`;
+  if (versions.length > 5) {
+    return `the ${versions.length} oldest versions (${versions[0]} to ${
+      versions[versions.length - 1]
+    })`;
+  }
+  return `versions ${versions.slice(0, -1).join(', ')} and ${
+    versions[versions.length - 1]
+  }`;
+}
+
+/**
+ * The retention in force and what the next change of values removes, as the engine prunes:
+ * nothing is said when the limit is unknown (the settings could not be read, or are invalid,
+ * which the page reports itself), rather than guessing.
+ */
+function RetentionNote(props: {
+  items: readonly VersionSummary[];
+  summary?: SecretSummary;
+  /** The deployment's history limit; null or undefined when unknown. */
+  limit?: number | null;
+}) {
+  const { limit } = props;
+  if (typeof limit !== 'number') return null;
+  const keeps = `Keeps ${limit} ${limit === 1 ? 'version' : 'versions'}`;
+  const outlook = retentionOutlook(props.items, props.summary?.version, limit);
+  let text: string;
+  if (!outlook) {
+    text = `${keeps}; the oldest are removed when a change of values saves a version beyond that.`;
+  } else if (outlook.removes.length > 0) {
+    text = `${keeps}; the next change of values (an edit or a restore) removes ${listOfVersions(
+      outlook.removes,
+    )}.`;
+  } else if (outlook.room > 0) {
+    text = `${keeps}; ${outlook.room} more ${
+      outlook.room === 1 ? 'fits' : 'fit'
+    } before a change of values removes the oldest.`;
+  } else {
+    // Full, but the next change reuses the snapshot of the live revision instead of adding one.
+    text = `${keeps}; the history is full, so changes of values after the next one remove the oldest.`;
+  }
+  return (
+    <Typography variant="body2" color="textSecondary">
+      {text}
+    </Typography>
+  );
+}
+
+/** Who took a snapshot: a link to their catalog entity, or the text as recorded when it is no ref. */
+function SnapshotBy({ actor }: { actor: string }) {
+  // The annotation is written by Krypton, but anyone who may edit the snapshot's metadata could
+  // have changed it: only a well-formed user or group ref becomes a link.
+  const ref = tryNormalizeEntityRef(actor);
+  return ref ? <EntityRefLink entityRef={ref} /> : <>{actor}</>;
+}
+
 function EmptyHistory() {
   return (
     <Box>
@@ -163,9 +226,11 @@ function VersionTable(props: VersionTableProps) {
                     </Typography>
                   )}
               </TableCell>
-              <TableCell>{item.snapshotBy}</TableCell>
               <TableCell>
-                <time dateTime={item.snapshotAt}>{item.snapshotAt}</time>
+                <SnapshotBy actor={item.snapshotBy} />
+              </TableCell>
+              <TableCell>
+                <RelativeTime value={item.snapshotAt} />
               </TableCell>
               <TableCell>{item.sourceType}</TableCell>
               <TableCell>
@@ -239,6 +304,7 @@ interface OpenRestore {
 export function HistoryTab(props: HistoryTabProps) {
   const { location, summary, decisions, reloadLive, onRestored } = props;
   const history = useVersionHistory(location);
+  const historyLimit = useKryptonConfig().config?.historyLimit;
   const blockId = useId();
   const viewBlockId = useId();
   const [expanded, setExpanded] = useState<number[]>([]);
@@ -368,7 +434,16 @@ export function HistoryTab(props: HistoryTabProps) {
   } else if (state.status === 'failed') {
     body = <HistoryFailure state={state} onRetry={reloadHistory} />;
   } else if (state.items.length === 0) {
-    body = <EmptyHistory />;
+    body = (
+      <Box display="flex" flexDirection="column" style={{ gap: 8 }}>
+        <EmptyHistory />
+        <RetentionNote
+          items={state.items}
+          summary={summary}
+          limit={historyLimit}
+        />
+      </Box>
+    );
   } else {
     body = (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
@@ -376,6 +451,11 @@ export function HistoryTab(props: HistoryTabProps) {
           Each version is the state that a change through Krypton replaced,
           saved before the new state was written. Newest first.
         </Typography>
+        <RetentionNote
+          items={state.items}
+          summary={summary}
+          limit={historyLimit}
+        />
         {block && (
           <Alert severity="info" id={blockId}>
             Restore is not available: {block}
@@ -405,6 +485,20 @@ export function HistoryTab(props: HistoryTabProps) {
           onRestore={openRestore}
           loadVersion={history.loadVersion}
         />
+        {state.items.length + (live.side ? 1 : 0) >= 2 && (
+          <Box>
+            <Typography variant="h6" component="h3" gutterBottom>
+              Compare two versions
+            </Typography>
+            <CompareVersions
+              items={state.items}
+              live={live}
+              viewBlock={viewBlock}
+              viewBlockId={viewBlockId}
+              loadVersion={history.loadVersion}
+            />
+          </Box>
+        )}
       </Box>
     );
   }

@@ -2,6 +2,7 @@ import {
   KeyChange,
   KeyDiff,
   KeyDiffEntry,
+  isMultiLine,
 } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -11,7 +12,8 @@ import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
+import { LineDiffView } from './LineDiffView';
 
 const useStyles = makeStyles(theme => ({
   key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
@@ -127,6 +129,27 @@ function SideCell(props: {
   );
 }
 
+/**
+ * Both texts of a changed multi-line text value, which get a line diff under their row. Binary
+ * values never do, and single lines read well enough side by side.
+ */
+function lineChanges(
+  entry: KeyDiffEntry,
+): { before: string; after: string } | undefined {
+  const { before, after } = entry;
+  if (
+    entry.kind !== 'text' ||
+    entry.change !== 'changed' ||
+    before === undefined ||
+    after === undefined
+  ) {
+    return undefined;
+  }
+  return isMultiLine(before) || isMultiLine(after)
+    ? { before, after }
+    : undefined;
+}
+
 export interface KeyDiffTableProps {
   diff: KeyDiff;
   /** The table's accessible name. */
@@ -138,7 +161,10 @@ export interface KeyDiffTableProps {
   keysOnlyReason?: string;
 }
 
-/** A key-level comparison; text values are masked one by one, binary values are never shown. */
+/**
+ * A key-level comparison; text values are masked one by one, binary values are never shown.
+ * A changed multi-line text value also gets its line changes, masked the same way.
+ */
 export function KeyDiffTable(props: KeyDiffTableProps) {
   const classes = useStyles();
   const { diff, title, fromLabel, toLabel } = props;
@@ -175,21 +201,59 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
             </TableRow>
           </TableHead>
           <TableBody>
-            {diff.entries.map(entry => (
-              <TableRow key={entry.key}>
-                <TableCell component="th" scope="row" role="rowheader">
-                  <span className={classes.key}>{entry.key}</span>
-                </TableCell>
-                <TableCell>{CHANGE_LABELS[entry.change]}</TableCell>
-                <TableCell>{entry.kind}</TableCell>
-                <TableCell>
-                  <SideCell entry={entry} side="before" sideLabel={fromLabel} />
-                </TableCell>
-                <TableCell>
-                  <SideCell entry={entry} side="after" sideLabel={toLabel} />
-                </TableCell>
-              </TableRow>
-            ))}
+            {diff.entries.map(entry => {
+              const lines = lineChanges(entry);
+              return (
+                <Fragment key={entry.key}>
+                  <TableRow>
+                    <TableCell component="th" scope="row" role="rowheader">
+                      <span className={classes.key}>{entry.key}</span>
+                    </TableCell>
+                    <TableCell>
+                      {CHANGE_LABELS[entry.change]}
+                      {entry.kind === 'binary' &&
+                        entry.change === 'changed' && (
+                          <Typography
+                            variant="caption"
+                            display="block"
+                            color="textSecondary"
+                          >
+                            binary: no line diff
+                          </Typography>
+                        )}
+                    </TableCell>
+                    <TableCell>{entry.kind}</TableCell>
+                    <TableCell>
+                      <SideCell
+                        entry={entry}
+                        side="before"
+                        sideLabel={fromLabel}
+                      />
+                    </TableCell>
+                    <TableCell>
+                      <SideCell
+                        entry={entry}
+                        side="after"
+                        sideLabel={toLabel}
+                      />
+                    </TableCell>
+                  </TableRow>
+                  {lines && (
+                    <TableRow>
+                      <TableCell colSpan={5}>
+                        <LineDiffView
+                          before={lines.before}
+                          after={lines.after}
+                          keyName={entry.key}
+                          fromLabel={fromLabel}
+                          toLabel={toLabel}
+                        />
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
+              );
+            })}
           </TableBody>
         </Table>
       )}

@@ -1,69 +1,22 @@
-import {
-  VersionDto,
-  VersionSummary,
-  keyDiff,
-} from '@krypton/plugin-krypton-common';
+import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
-import Alert from '@material-ui/lab/Alert';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { SecretValues } from '../values';
-import { KeyDiffTable } from './KeyDiffTable';
-import { LiveComparison, versionSide } from './sides';
-import { messageOf } from './useVersionHistory';
+import { LiveComparison } from './sides';
+import { LoadFailure, Loading, VersionComparison } from './VersionComparison';
 import { useVersionValues } from './useVersionValues';
-
-const READ_FAILED = 'Krypton could not be reached.';
-
-function LoadFailure(props: {
-  what: string;
-  error: Error;
-  onRetry: () => void;
-}) {
-  return (
-    <Alert
-      severity="error"
-      action={
-        <Button color="inherit" onClick={props.onRetry}>
-          Retry
-        </Button>
-      }
-    >
-      Could not load {props.what}: {messageOf(props.error, READ_FAILED)}
-    </Alert>
-  );
-}
-
-function Loading({ what }: { what: string }) {
-  return (
-    <Typography variant="body2" role="status">
-      Loading {what}…
-    </Typography>
-  );
-}
 
 /** The previous version's comparison, read only once the user asks for it. */
 function PreviousComparison(props: {
   current: VersionDto;
   previous: VersionSummary;
+  live: LiveComparison;
   loadVersion: (version: number) => Promise<VersionDto>;
 }) {
   const { current, previous } = props;
   const [requested, setRequested] = useState(false);
-  const older = useVersionValues(
-    props.loadVersion,
-    previous.version,
-    requested,
-  );
-  const diff = useMemo(
-    () =>
-      older.version
-        ? keyDiff(versionSide(older.version), versionSide(current))
-        : undefined,
-    [older.version, current],
-  );
-  const what = `version ${previous.version}`;
   if (!requested) {
     return (
       <Button variant="outlined" onClick={() => setRequested(true)}>
@@ -71,18 +24,12 @@ function PreviousComparison(props: {
       </Button>
     );
   }
-  if (older.error) {
-    return (
-      <LoadFailure what={what} error={older.error} onRetry={older.retry} />
-    );
-  }
-  if (!diff) return <Loading what={what} />;
   return (
-    <KeyDiffTable
-      diff={diff}
-      title={`Changes from version ${previous.version} to version ${current.version}`}
-      fromLabel={`version ${previous.version}`}
-      toLabel={`version ${current.version}`}
+    <VersionComparison
+      from={{ kind: 'version', version: previous.version }}
+      to={{ kind: 'version', version: current.version }}
+      live={props.live}
+      loadVersion={props.loadVersion}
     />
   );
 }
@@ -104,10 +51,6 @@ export function VersionDetails(props: VersionDetailsProps) {
   const { version, previous, live } = props;
   const values = useVersionValues(props.loadVersion, version.version, true);
   const dto = values.version;
-  const liveDiff = useMemo(
-    () => (dto && live.side ? keyDiff(versionSide(dto), live.side) : undefined),
-    [dto, live.side],
-  );
   const what = `the values of version ${version.version}`;
 
   if (values.error) {
@@ -129,17 +72,12 @@ export function VersionDetails(props: VersionDetailsProps) {
         <Typography variant="h6" component="h3" gutterBottom>
           From version {dto.version} to live
         </Typography>
-        {liveDiff ? (
-          <KeyDiffTable
-            diff={liveDiff}
-            title={`Changes from version ${dto.version} to live`}
-            fromLabel={`version ${dto.version}`}
-            toLabel="live"
-            keysOnlyReason={live.reason}
-          />
-        ) : (
-          <Typography variant="body2">{live.reason}</Typography>
-        )}
+        <VersionComparison
+          from={{ kind: 'version', version: dto.version }}
+          to={{ kind: 'live' }}
+          live={live}
+          loadVersion={props.loadVersion}
+        />
       </Box>
       <Box>
         <Typography variant="h6" component="h3" gutterBottom>
@@ -149,6 +87,7 @@ export function VersionDetails(props: VersionDetailsProps) {
           <PreviousComparison
             current={dto}
             previous={previous}
+            live={live}
             loadVersion={props.loadVersion}
           />
         ) : (

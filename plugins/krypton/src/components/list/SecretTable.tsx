@@ -6,8 +6,15 @@ import {
   Table,
   TableColumn,
 } from '@backstage/core-components';
-import { ReactNode } from 'react';
+import Box from '@material-ui/core/Box';
+import IconButton from '@material-ui/core/IconButton';
+import Typography from '@material-ui/core/Typography';
+import ChevronRightIcon from '@material-ui/icons/ChevronRight';
+import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
+import { ReactNode, useId, useState } from 'react';
 import { SecretHref } from '../secretLink';
+import { RelativeTime } from '../time/RelativeTime';
+import { EntityRefList } from './EntityRefList';
 import { SecretRow } from './secretRows';
 
 export interface SecretTableProps {
@@ -15,7 +22,7 @@ export interface SecretTableProps {
   rows: SecretRow[];
   /** Links names to the detail view; names are plain text without it. */
   href?: SecretHref;
-  /** Shows the cluster column, for lists that span clusters. */
+  /** Shows the cluster under each name, for lists that span clusters. */
   showCluster?: boolean;
   /** The table's own search box, for long namespace lists. */
   search?: boolean;
@@ -25,55 +32,201 @@ export interface SecretTableProps {
   actions?: (row: SecretRow) => ReactNode;
 }
 
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box minWidth={96}>
+      <Typography variant="caption" component="dt" color="textSecondary">
+        {label}
+      </Typography>
+      <Typography variant="body2" component="dd" style={{ margin: 0 }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The secondary facts of a readable row, shown under its name on request. */
+function RowDetails({ id, row }: { id: string; row: SecretRow }) {
+  const summary = row.summary!;
+  return (
+    <Box
+      id={id}
+      component="dl"
+      display="flex"
+      flexWrap="wrap"
+      mt={1}
+      mb={0}
+      style={{ gap: '8px 24px' }}
+    >
+      <Detail label="Cluster">{row.cluster}</Detail>
+      <Detail label="Namespace">{row.namespace}</Detail>
+      <Detail label="Type">{summary.type}</Detail>
+      <Detail label="Managed">{row.managed}</Detail>
+      <Detail label="Immutable">{row.immutable}</Detail>
+      <Detail label="Pending deletion">
+        {row.pending ? (
+          <>
+            Since <RelativeTime value={row.pending} />
+          </>
+        ) : (
+          'No'
+        )}
+      </Detail>
+      <Detail label="Keys">{summary.keys.length}</Detail>
+      <Detail label="Binary keys">{row.binaryKeys}</Detail>
+      <Detail label="Owners">
+        <EntityRefList refs={summary.access.owners} />
+      </Detail>
+      {summary.creationTimestamp && (
+        <Detail label="Created">
+          <RelativeTime value={summary.creationTimestamp} />
+        </Detail>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * The name with room to breathe: where the Secret lives underneath, and a toggle that shows the
+ * secondary facts below it, so the table keeps few columns at laptop widths.
+ */
+function NameCell(props: {
+  row: SecretRow;
+  href?: SecretHref;
+  showCluster: boolean;
+}) {
+  const { row, href, showCluster } = props;
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const where = showCluster
+    ? `${row.cluster || 'default cluster'} / ${row.namespace}`
+    : row.namespace;
+  return (
+    <Box display="flex" alignItems="flex-start" style={{ gap: 4 }}>
+      {row.summary ? (
+        <IconButton
+          size="small"
+          aria-label={`Details of ${row.name}`}
+          aria-expanded={open}
+          aria-controls={open ? detailsId : undefined}
+          onClick={() => setOpen(o => !o)}
+        >
+          {open ? (
+            <ExpandMoreIcon fontSize="small" />
+          ) : (
+            <ChevronRightIcon fontSize="small" />
+          )}
+        </IconButton>
+      ) : (
+        // Keeps names aligned: a row that did not resolve has no facts to show.
+        <Box width={26} flexShrink={0} />
+      )}
+      <Box minWidth={0} pt={0.5}>
+        <Typography
+          variant="body2"
+          component="div"
+          style={{ overflowWrap: 'break-word', fontWeight: 500 }}
+        >
+          {href && !row.problem ? (
+            <Link to={href(row.location)}>{row.name}</Link>
+          ) : (
+            row.name
+          )}
+        </Typography>
+        <Typography variant="caption" color="textSecondary">
+          {where}
+        </Typography>
+        {open && row.summary && <RowDetails id={detailsId} row={row} />}
+      </Box>
+    </Box>
+  );
+}
+
+function StatusCell({ row }: { row: SecretRow }) {
+  if (row.problem) return <StatusError>{row.problem}</StatusError>;
+  if (row.pending) return <StatusWarning>Deleting</StatusWarning>;
+  return <StatusOK>{row.status}</StatusOK>;
+}
+
+function LastChangeCell({ row }: { row: SecretRow }) {
+  if (!row.lastChange) return <>—</>;
+  const manager = row.summary?.lastChange?.manager;
+  return (
+    <>
+      <RelativeTime value={row.lastChange} />
+      {manager && (
+        <Typography
+          variant="caption"
+          component="div"
+          color="textSecondary"
+          style={{ overflowWrap: 'break-word' }}
+        >
+          by {manager}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
 function columns(
   href: SecretHref | undefined,
   showCluster: boolean,
   actions: SecretTableProps['actions'],
 ): TableColumn<SecretRow>[] {
+  // Hidden columns stay searchable, so the search box still finds a Secret by these facts.
+  const searchableOnly = (
+    title: string,
+    field: keyof SecretRow,
+  ): TableColumn<SecretRow> => ({
+    title,
+    field,
+    hidden: true,
+    searchable: true,
+  });
   const all: TableColumn<SecretRow>[] = [
     {
       title: 'Name',
       field: 'name',
       highlight: true,
-      render: row =>
-        href && !row.problem ? (
-          <Link to={href(row.location)}>{row.name}</Link>
-        ) : (
-          row.name
-        ),
+      cellStyle: { minWidth: 240, width: '45%' },
+      headerStyle: { minWidth: 240 },
+      render: row => (
+        <NameCell row={row} href={href} showCluster={showCluster} />
+      ),
     },
-    { title: 'Namespace', field: 'namespace' },
-    { title: 'Cluster', field: 'cluster', hidden: !showCluster },
-    { title: 'Version', field: 'version' },
-    { title: 'Managed', field: 'managed' },
-    { title: 'Immutable', field: 'immutable' },
+    searchableOnly('Namespace', 'namespace'),
+    searchableOnly('Cluster', 'cluster'),
+    searchableOnly('Owners', 'owners'),
     {
-      title: 'Pending deletion',
-      field: 'pending',
-      render: row => {
-        if (row.problem) return '—';
-        return row.pending ? (
-          <StatusWarning>Deleting since {row.pending}</StatusWarning>
-        ) : (
-          'No'
-        );
-      },
+      title: 'Version',
+      field: 'version',
+      cellStyle: nowrap,
+      headerStyle: nowrap,
     },
-    { title: 'Binary keys', field: 'binaryKeys' },
-    { title: 'Owners', field: 'owners' },
     {
       title: 'Status',
       field: 'status',
-      render: row =>
-        row.problem ? (
-          <StatusError>{row.problem}</StatusError>
-        ) : (
-          <StatusOK>{row.status}</StatusOK>
-        ),
+      cellStyle: { minWidth: 120 },
+      render: row => <StatusCell row={row} />,
+    },
+    {
+      title: 'Last change',
+      field: 'lastChange',
+      cellStyle: { minWidth: 110 },
+      headerStyle: nowrap,
+      render: row => <LastChangeCell row={row} />,
     },
   ];
   if (actions) {
-    all.push({ title: 'Actions', field: 'actions', render: actions });
+    all.push({
+      title: 'Actions',
+      field: 'actions',
+      sorting: false,
+      cellStyle: nowrap,
+      render: actions,
+    });
   }
   return all;
 }

@@ -20,6 +20,11 @@ export interface SecretRow {
   pending: string;
   binaryKeys: string;
   owners: string;
+  /**
+   * When the Secret last changed (the newest managedFields time), else when it was created, as
+   * RFC 3339 so that it sorts; empty when neither is known.
+   */
+  lastChange: string;
   status: string;
   problem?: string;
   /** The live Secret the row shows; absent on a problem row. */
@@ -50,6 +55,7 @@ export function summaryRow(
     pending: summary.deletionTimestamp ?? '',
     binaryKeys: String(summary.binaryKeys.length),
     owners: summary.access.owners.join(', ') || NONE,
+    lastChange: summary.lastChange?.time ?? summary.creationTimestamp ?? '',
     status: 'Readable',
     summary,
   };
@@ -72,6 +78,7 @@ export function problemRow(
     pending: '',
     binaryKeys: NONE,
     owners: NONE,
+    lastChange: '',
     status: problem,
     problem,
   };

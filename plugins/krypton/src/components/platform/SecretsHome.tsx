@@ -1,7 +1,4 @@
 import {
-  Content,
-  Header,
-  Page,
   Progress,
   ResponseErrorPanel,
   WarningPanel,
@@ -14,6 +11,7 @@ import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { StorageOperatorSection } from '../operator/StorageOperatorSection';
+import { KryptonPageFrame } from '../KryptonPageFrame';
 import { useSecretHref } from '../secretLink';
 import { LocationPicker } from './LocationPicker';
 import { NamespaceSecrets } from './NamespaceSecrets';
@@ -93,21 +91,18 @@ export const SecretsHome = () => {
   }
 
   return (
-    <Page themeId="tool">
-      <Header title="Krypton" subtitle="Versioned Kubernetes Secrets" />
-      <Content>
-        <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
-          {deleted && (
-            <DeletedNotice
-              secret={deleted.secret}
-              result={deleted.result}
-              onDismiss={() => setDeleted(undefined)}
-            />
-          )}
-          {main}
-          {!loading && <StorageOperatorSection cluster={apiCluster} />}
-        </Box>
-      </Content>
-    </Page>
+    <KryptonPageFrame title="Krypton" subtitle="Versioned Kubernetes Secrets">
+      <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+        {deleted && (
+          <DeletedNotice
+            secret={deleted.secret}
+            result={deleted.result}
+            onDismiss={() => setDeleted(undefined)}
+          />
+        )}
+        {main}
+        {!loading && <StorageOperatorSection cluster={apiCluster} />}
+      </Box>
+    </KryptonPageFrame>
   );
 };

@@ -1,4 +1,3 @@
-import React from 'react';
 import { formatExactTime, formatRelativeTime } from './relativeTime';
 
 export interface RelativeTimeProps {

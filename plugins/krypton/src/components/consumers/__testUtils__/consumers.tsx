@@ -1,5 +1,9 @@
 import { Entity } from '@backstage/catalog-model';
-import { CatalogApi, catalogApiRef } from '@backstage/plugin-catalog-react';
+import {
+  CatalogApi,
+  catalogApiRef,
+  entityRouteRef,
+} from '@backstage/plugin-catalog-react';
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
 import {
@@ -295,5 +299,6 @@ export function renderConsumers(options: RenderOptions = {}) {
         />
       </TestApiProvider>
     </KryptonApis>,
+    { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
   );
 }

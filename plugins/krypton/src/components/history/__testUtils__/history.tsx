@@ -5,10 +5,16 @@ import {
   VersionDto,
   VersionSummary,
 } from '@krypton/plugin-krypton-common';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { http, HttpResponse } from 'msw';
 import { SetupServer } from 'msw/node';
 import { useState } from 'react';
-import { baseUrl, client, secretDto } from '../../../__testUtils__/krypton';
+import {
+  baseUrl,
+  client,
+  kryptonConfig,
+  secretDto,
+} from '../../../__testUtils__/krypton';
 import { ActionDecisions, SECRET_ACTIONS } from '../../access/decide';
 import { carriesValues, summaryOf } from '../../writeAnswer';
 import { HistoryTab } from '../HistoryTab';
@@ -89,6 +95,11 @@ export function allowAll(
   return { ...out, ...overrides };
 }
 
+/** The app's routes that the tab links to: "snapshot by" is a catalog entity link. */
+export const historyRoutes = {
+  mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+};
+
 export interface Calls {
   lists: number;
   versionReads: number[];
@@ -109,6 +120,10 @@ export function serveHistory(server: Pick<SetupServer, 'use'>) {
     live: (): Response | Promise<Response> => HttpResponse.json(LIVE),
     restore: (): Response | Promise<Response> =>
       HttpResponse.json({ ...LIVE, resourceVersion: '101', version: 4 }),
+    config: (): Response | Promise<Response> =>
+      HttpResponse.json(kryptonConfig()),
+    /** The versions that the version route serves. */
+    versions: VERSIONS,
   };
   const calls: Calls = {
     lists: 0,
@@ -124,7 +139,7 @@ export function serveHistory(server: Pick<SetupServer, 'use'>) {
     http.get(`${prefix}/versions/:version`, ({ params }) => {
       const version = Number(params.version);
       calls.versionReads.push(version);
-      const dto = VERSIONS[version];
+      const dto = state.versions[version];
       return dto
         ? HttpResponse.json(dto)
         : HttpResponse.json(
@@ -140,6 +155,7 @@ export function serveHistory(server: Pick<SetupServer, 'use'>) {
       calls.liveReads += 1;
       return state.live();
     }),
+    http.get(`${baseUrl}/config`, () => state.config()),
   );
   return { state, calls };
 }

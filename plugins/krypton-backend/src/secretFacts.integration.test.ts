@@ -1,0 +1,196 @@
+import { useTestNamespace } from '@krypton/kube-testenv';
+import request from 'supertest';
+import { b64 } from './__testUtils__/history';
+import { AdminClient, eventually } from './__testUtils__/rbac';
+import {
+  KryptonTestBackend,
+  as,
+  startKryptonBackend,
+  testPolicy,
+} from './__testUtils__/testBackend';
+
+const ACTIONS = '/api/krypton/.backstage/actions/v1/actions';
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Only in the Secret's data and in kubectl's last-applied copy of it. */
+const CANARY = 'canary-applied-4d7e19';
+const leaks = (text: string) =>
+  [CANARY, b64(CANARY), b64(b64(CANARY))].filter(form => text.includes(form));
+
+/**
+ * A Secret's metadata facts (labels, annotations, owners, last change) reach readers who may not
+ * reveal its values, so kubectl's last-applied copy, which holds the values, never does: not
+ * through the summary route, the list, a write's answer or an action.
+ */
+describe("a Secret's metadata facts", () => {
+  const ns = useTestNamespace();
+  const admin = new AdminClient();
+  let krypton: KryptonTestBackend;
+  const secrets = () => `/api/krypton/namespaces/${ns.name}/secrets`;
+  let ownerUid = '';
+
+  beforeAll(async () => {
+    krypton = await startKryptonBackend();
+    // Alice owns the Secret and may write it through Kubernetes, but the policy denies her its values.
+    await admin.grantSecrets(ns.name, {
+      kind: 'User',
+      name: 'user:default/alice',
+    });
+    testPolicy.denied.add('user:default/alice:krypton.secret.reveal');
+    const owner = await admin.transport.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns.name}/configmaps`,
+      body: { metadata: { name: 'owner' }, data: {} },
+    });
+    if (owner.status !== 201) throw new Error(`owner: ${owner.status}`);
+    ownerUid = (owner.body as { metadata: { uid: string } }).metadata.uid;
+    const applied = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'applied', namespace: ns.name },
+      data: { password: b64(CANARY) },
+      stringData: { token: CANARY },
+    };
+    await admin.createSecret(ns.name, {
+      metadata: {
+        name: 'applied',
+        labels: { 'krypton.io/managed-by': 'krypton', app: 'payments' },
+        annotations: {
+          'krypton.io/version': '2',
+          'krypton.io/owners': 'user:default/alice',
+          'krypton.io/description': 'The payments database',
+          'example.com/ticket': 'OPS-42',
+          [LAST_APPLIED]: JSON.stringify(applied),
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            name: 'owner',
+            uid: ownerUid,
+            controller: true,
+          },
+        ],
+      },
+      data: { password: b64(CANARY) },
+    });
+    await eventually(
+      () =>
+        request(krypton.server)
+          .get(`${secrets()}/applied/summary`)
+          .set('Authorization', as('alice')),
+      r => r.status === 200,
+    );
+  });
+  afterAll(async () => {
+    testPolicy.reset();
+    await krypton.stop();
+    admin.close();
+  });
+
+  it('shows labels, annotations, owner references and the last change on the summary', async () => {
+    const stored = await admin.secret(ns.name, 'applied');
+    const times = (stored.metadata.managedFields ?? []).map(
+      f => (f as { time: string }).time,
+    );
+    expect(times.length).toBeGreaterThan(0);
+    const res = await request(krypton.server)
+      .get(`${secrets()}/applied/summary`)
+      .set('Authorization', as('alice'));
+    expect(res.status).toBe(200);
+    expect(res.body.labels).toEqual({
+      'krypton.io/managed-by': 'krypton',
+      app: 'payments',
+    });
+    expect(res.body.annotations).toEqual({
+      'krypton.io/version': '2',
+      'krypton.io/owners': 'user:default/alice',
+      'krypton.io/description': 'The payments database',
+      'example.com/ticket': 'OPS-42',
+    });
+    expect(res.body.ownerReferences).toEqual([
+      { kind: 'ConfigMap', name: 'owner', uid: ownerUid, controller: true },
+    ]);
+    expect(res.body.lastChange.time).toBe([...times].sort().pop());
+    expect(typeof res.body.lastChange.manager).toBe('string');
+    expect(res.body.creationTimestamp).toBe(stored.metadata.creationTimestamp);
+  });
+
+  it('moves the last change forward when another writer changes the Secret', async () => {
+    const before = await request(krypton.server)
+      .get(`${secrets()}/applied/summary`)
+      .set('Authorization', as('alice'));
+    // managedFields times have a resolution of one second.
+    await new Promise(resolve => setTimeout(resolve, 1100));
+    await admin.patchSecret(ns.name, 'applied', {
+      metadata: { labels: { tier: 'db' } },
+    });
+    const after = await request(krypton.server)
+      .get(`${secrets()}/applied/summary`)
+      .set('Authorization', as('alice'));
+    expect(after.body.labels.tier).toBe('db');
+    expect(Date.parse(after.body.lastChange.time)).toBeGreaterThan(
+      Date.parse(before.body.lastChange.time),
+    );
+  });
+
+  it('never carries the last-applied copy through the summary, the list, a write answer or an action', async () => {
+    const outputs: string[] = [];
+    const summary = await request(krypton.server)
+      .get(`${secrets()}/applied/summary`)
+      .set('Authorization', as('alice'));
+    expect(summary.status).toBe(200);
+    outputs.push(summary.text);
+
+    const list = await request(krypton.server)
+      .get(secrets())
+      .set('Authorization', as('alice'));
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((s: { name: string }) => s.name)).toEqual([
+      'applied',
+    ]);
+    expect(list.body.items[0].annotations['example.com/ticket']).toBe('OPS-42');
+    outputs.push(list.text);
+
+    // A metadata-only edit keeps kubectl's copy on the Secret; the answer is redacted for alice.
+    const live = await admin.secret(ns.name, 'applied');
+    const edit = await request(krypton.server)
+      .put(`${secrets()}/applied`)
+      .set('Authorization', as('alice'))
+      .send({
+        resourceVersion: live.metadata.resourceVersion,
+        description: 'Still the payments database',
+      });
+    expect(edit.status).toBe(200);
+    expect(edit.body.valuesOmitted).toBe(true);
+    expect(edit.body.annotations['krypton.io/description']).toBe(
+      'Still the payments database',
+    );
+    // Krypton's transport names itself, so its writes show as Krypton's in managedFields.
+    expect(edit.body.lastChange.manager).toBe('krypton');
+    outputs.push(edit.text);
+    const edited = await admin.secret(ns.name, 'applied');
+    expect(leaks(edited.metadata.annotations?.[LAST_APPLIED] ?? '')).toEqual([
+      CANARY,
+      b64(CANARY),
+    ]);
+
+    for (const [action, input] of [
+      ['get-secret-summary', { namespace: ns.name, name: 'applied' }],
+      ['list-secrets', { namespace: ns.name }],
+    ] as const) {
+      const res = await request(krypton.server)
+        .post(`${ACTIONS}/krypton:${action}/invoke`)
+        .set('Authorization', as('alice'))
+        .send(input);
+      expect(res.status).toBe(200);
+      outputs.push(res.text);
+    }
+
+    for (const text of outputs) {
+      expect(text).not.toContain(LAST_APPLIED);
+      expect(leaks(text)).toEqual([]);
+    }
+    expect(leaks(krypton.sink.text())).toEqual([]);
+  });
+});

@@ -1,0 +1,177 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import { renderInTestApp } from '@backstage/test-utils';
+import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { screen, within } from '@testing-library/react';
+import { KryptonApis, TestConfig, summary } from '../../__testUtils__/krypton';
+import { SecretFacts, groupMetadata } from './SecretFacts';
+
+const HOUR = 3600_000;
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+function renderFacts(secret: SecretSummary, config?: TestConfig) {
+  return renderInTestApp(
+    <KryptonApis config={config}>
+      <SecretFacts secret={secret} />
+    </KryptonApis>,
+    { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
+  );
+}
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+/** The value shown for a key in a metadata list. */
+function valueOf(region: HTMLElement, key: string): HTMLElement {
+  const term = within(region).getByText(key, { selector: 'dt' });
+  const value = term.nextElementSibling;
+  if (!(value instanceof HTMLElement)) throw new Error(`no value for ${key}`);
+  return value;
+}
+
+const described = (overrides: Partial<SecretSummary> = {}) =>
+  summary({
+    access: {
+      owners: ['group:default/team-a', 'bob smith'],
+      editors: ['user:default/alice'],
+      viewers: [],
+    },
+    labels: { app: 'payments', 'krypton.io/managed-by': 'krypton' },
+    annotations: {
+      'krypton.io/version': '3',
+      'krypton.io/owners': 'group:team-a, bob smith',
+      'krypton.io/editors': 'user:alice',
+      'krypton.io/description': 'Database credentials',
+      'example.com/ticket': 'OPS-1',
+    },
+    ownerReferences: [
+      { kind: 'Deployment', name: 'api', uid: 'd1', controller: true },
+      { kind: 'ConfigMap', name: 'cfg', uid: 'c1', controller: false },
+    ],
+    creationTimestamp: ago(72 * HOUR),
+    lastChange: { time: ago(2 * HOUR + 60_000), manager: 'kubectl-edit' },
+    ...overrides,
+  });
+
+describe('SecretFacts', () => {
+  it("groups Krypton's own labels and annotations under readable names, apart from the rest", async () => {
+    await renderFacts(described());
+
+    const krypton = section('Krypton');
+    expect(
+      within(krypton)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual(['description', 'editors', 'managed-by', 'owners', 'version']);
+    expect(valueOf(krypton, 'version')).toHaveTextContent('3');
+    expect(valueOf(krypton, 'managed-by')).toHaveTextContent('krypton');
+    // The access rules are catalog links; an entry that is no ref stays text.
+    const owners = valueOf(krypton, 'owners');
+    expect(within(owners).getByRole('link')).toHaveAttribute(
+      'href',
+      '/catalog/default/group/team-a',
+    );
+    expect(owners).toHaveTextContent(/, bob smith$/);
+    expect(
+      within(valueOf(krypton, 'editors')).getByRole('link'),
+    ).toHaveAttribute('href', '/catalog/default/user/alice');
+
+    const labels = section('Labels');
+    expect(
+      within(labels)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual(['app']);
+    expect(valueOf(labels, 'app')).toHaveTextContent('payments');
+    const annotations = section('Annotations');
+    expect(
+      within(annotations)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual(['example.com/ticket']);
+    expect(valueOf(annotations, 'example.com/ticket')).toHaveTextContent(
+      'OPS-1',
+    );
+  });
+
+  it('shows the owner references, the age and the last change', async () => {
+    const secret = described();
+    await renderFacts(secret);
+
+    const owners = within(section('Owner references')).getAllByRole('listitem');
+    expect(owners.map(o => o.textContent)).toEqual([
+      'Deployment/api (controller)',
+      'ConfigMap/cfg',
+    ]);
+
+    const created = screen.getByText('3 days ago');
+    expect(created.tagName).toBe('TIME');
+    expect(created).toHaveAttribute('datetime', secret.creationTimestamp);
+    const changed = screen.getByText('2 hours ago');
+    expect(changed).toHaveAttribute('datetime', secret.lastChange!.time);
+    expect(changed.closest('dd')).toHaveTextContent(
+      '2 hours ago by kubectl-edit',
+    );
+    expect(screen.getByText('Last change').tagName).toBe('DT');
+  });
+
+  it('shows the pending deletion as a relative time', async () => {
+    const since = ago(5 * 60_000);
+    await renderFacts(described({ deletionTimestamp: since }));
+    const time = screen.getByText('5 minutes ago');
+    expect(time).toHaveAttribute('datetime', since);
+    expect(time.closest('dd')).toHaveTextContent('Since 5 minutes ago');
+  });
+
+  it('groups by the configured prefix', async () => {
+    await renderFacts(
+      described({
+        annotations: {
+          'krypton.io/version': '3',
+          'secrets.example.com/version': '4',
+        },
+        labels: {},
+      }),
+      { krypton: { annotationPrefix: 'secrets.example.com' } },
+    );
+    expect(valueOf(section('Krypton'), 'version')).toHaveTextContent('4');
+    expect(
+      valueOf(section('Annotations'), 'krypton.io/version'),
+    ).toHaveTextContent('3');
+    expect(screen.queryByRole('region', { name: 'Labels' })).toBeNull();
+  });
+
+  it('leaves out what a summary does not carry', async () => {
+    await renderFacts(summary());
+    expect(screen.getByText('Cluster')).toBeInTheDocument();
+    for (const name of [
+      'Krypton',
+      'Labels',
+      'Annotations',
+      'Owner references',
+    ]) {
+      expect(screen.queryByRole('region', { name })).toBeNull();
+    }
+    expect(screen.queryByText('Created')).toBeNull();
+    expect(screen.queryByText('Last change')).toBeNull();
+  });
+});
+
+describe('groupMetadata', () => {
+  it('needs the prefix followed by a slash and a name', () => {
+    expect(
+      groupMetadata(
+        {
+          labels: { 'krypton.io/': 'x', 'krypton.iox/y': 'z' },
+          annotations: { 'krypton.io/keys': 'a' },
+        },
+        'krypton.io',
+      ),
+    ).toEqual({
+      krypton: [{ key: 'krypton.io/keys', name: 'keys', value: 'a' }],
+      labels: [
+        { key: 'krypton.io/', value: 'x' },
+        { key: 'krypton.iox/y', value: 'z' },
+      ],
+      annotations: [],
+    });
+  });
+});

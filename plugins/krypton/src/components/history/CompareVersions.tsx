@@ -1,0 +1,156 @@
+import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useId, useState } from 'react';
+import { LiveComparison } from './sides';
+import {
+  ComparedSide,
+  VersionComparison,
+  sameSide,
+  sideLabel,
+} from './VersionComparison';
+
+const LIVE = 'live';
+
+function encode(side: ComparedSide): string {
+  return side.kind === 'live' ? LIVE : String(side.version);
+}
+
+function decode(value: string): ComparedSide {
+  return value === LIVE
+    ? { kind: 'live' }
+    : { kind: 'version', version: Number(value) };
+}
+
+/** The newest version against live, or the two newest versions without a live side. */
+function defaults(
+  items: readonly VersionSummary[],
+  withLive: boolean,
+): [ComparedSide, ComparedSide] {
+  const newest: ComparedSide = { kind: 'version', version: items[0].version };
+  if (withLive) return [newest, { kind: 'live' }];
+  return [{ kind: 'version', version: items[1].version }, newest];
+}
+
+export interface CompareVersionsProps {
+  /** Newest first. */
+  items: readonly VersionSummary[];
+  live: LiveComparison;
+  /** Why versions cannot be read; undefined when they can. */
+  viewBlock?: string;
+  /** The element that says viewBlock. */
+  viewBlockId: string;
+  loadVersion: (version: number) => Promise<VersionDto>;
+}
+
+/**
+ * Any two sides compared, each a retained version or live. Nothing is read until Compare: each
+ * version read is an audited value read. Changing a side after that keeps the shown comparison
+ * until Compare is pressed again, so that a choice in progress reads nothing.
+ */
+export function CompareVersions(props: CompareVersionsProps) {
+  const { items, live } = props;
+  const baseId = useId();
+  const withLive = live.side !== undefined;
+  const [initialFrom, initialTo] = defaults(items, withLive);
+  const [from, setFrom] = useState<ComparedSide>(initialFrom);
+  const [to, setTo] = useState<ComparedSide>(initialTo);
+  const [shown, setShown] = useState<{
+    from: ComparedSide;
+    to: ComparedSide;
+  }>();
+
+  const options = [
+    ...(withLive ? [{ value: LIVE, label: 'Live' }] : []),
+    ...items.map(item => ({
+      value: String(item.version),
+      label: `Version ${item.version}`,
+    })),
+  ];
+  const same = sameSide(from, to);
+  const sameId = `${baseId}-same`;
+  let describedBy: string | undefined;
+  if (props.viewBlock !== undefined) describedBy = props.viewBlockId;
+  else if (same) describedBy = sameId;
+
+  const picker = (
+    label: string,
+    value: ComparedSide,
+    onChange: (side: ComparedSide) => void,
+  ) => (
+    <TextField
+      select
+      id={`${baseId}-${label}`}
+      label={label}
+      value={encode(value)}
+      onChange={e => onChange(decode(e.target.value))}
+      SelectProps={{ native: true }}
+      variant="outlined"
+      size="small"
+      disabled={props.viewBlock !== undefined}
+      style={{ minWidth: 160 }}
+    >
+      {options.map(option => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </TextField>
+  );
+
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 12 }}>
+      <Box
+        display="flex"
+        alignItems="center"
+        flexWrap="wrap"
+        style={{ gap: 12 }}
+        role="group"
+        aria-label="Versions to compare"
+      >
+        {picker('From', from, setFrom)}
+        <Button
+          size="small"
+          aria-label="Swap the two sides"
+          disabled={props.viewBlock !== undefined}
+          onClick={() => {
+            setFrom(to);
+            setTo(from);
+          }}
+        >
+          ⇄
+        </Button>
+        {picker('To', to, setTo)}
+        <Button
+          variant="outlined"
+          disabled={describedBy !== undefined}
+          aria-describedby={describedBy}
+          onClick={() => setShown({ from, to })}
+        >
+          Compare
+        </Button>
+        {/* A viewBlock is already on screen above the list; only the other reason is said here. */}
+        {same && props.viewBlock === undefined && (
+          <Typography variant="body2" color="textSecondary" id={sameId}>
+            Pick two different sides to compare.
+          </Typography>
+        )}
+      </Box>
+      {shown && props.viewBlock === undefined && (
+        <Box>
+          <Typography variant="subtitle2" component="h4" gutterBottom>
+            From {sideLabel(shown.from)} to {sideLabel(shown.to)}
+          </Typography>
+          <VersionComparison
+            from={shown.from}
+            to={shown.to}
+            live={live}
+            loadVersion={props.loadVersion}
+          />
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,142 @@
+import { DiffSide, VersionDto, keyDiff } from '@krypton/plugin-krypton-common';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { useMemo } from 'react';
+import { KeyDiffTable } from './KeyDiffTable';
+import { LiveComparison, versionSide } from './sides';
+import { messageOf } from './useVersionHistory';
+import { useVersionValues } from './useVersionValues';
+
+const READ_FAILED = 'Krypton could not be reached.';
+
+/** One side of a comparison: a retained version, or the live Secret. */
+export type ComparedSide =
+  | { kind: 'version'; version: number }
+  | { kind: 'live' };
+
+export function sideLabel(side: ComparedSide): string {
+  return side.kind === 'live' ? 'live' : `version ${side.version}`;
+}
+
+export function sameSide(a: ComparedSide, b: ComparedSide): boolean {
+  return a.kind === 'live'
+    ? b.kind === 'live'
+    : b.kind === 'version' && a.version === b.version;
+}
+
+export function LoadFailure(props: {
+  what: string;
+  error: Error;
+  onRetry: () => void;
+}) {
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" onClick={props.onRetry}>
+          Retry
+        </Button>
+      }
+    >
+      Could not load {props.what}: {messageOf(props.error, READ_FAILED)}
+    </Alert>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <Typography variant="body2" role="status">
+      Loading {what}…
+    </Typography>
+  );
+}
+
+/** A version side's values, read through the history's shared loader; nothing for live. */
+function useSideValues(
+  side: ComparedSide,
+  loadVersion: (version: number) => Promise<VersionDto>,
+) {
+  return useVersionValues(
+    loadVersion,
+    side.kind === 'version' ? side.version : undefined,
+    side.kind === 'version',
+  );
+}
+
+function sideOf(
+  kind: ComparedSide['kind'],
+  live: LiveComparison,
+  dto: VersionDto | undefined,
+): DiffSide | undefined {
+  if (kind === 'live') return live.side;
+  return dto ? versionSide(dto) : undefined;
+}
+
+export interface VersionComparisonProps {
+  from: ComparedSide;
+  to: ComparedSide;
+  live: LiveComparison;
+  loadVersion: (version: number) => Promise<VersionDto>;
+}
+
+/**
+ * What changes from one side to the other, key by key, with line changes for multi-line text.
+ * Mounted only once the user asks for the comparison: reading a version's values is an audited
+ * value read (the live values are the ones the page already read through the Secret's route).
+ */
+export function VersionComparison(props: VersionComparisonProps) {
+  const { from, to, live } = props;
+  const fromValues = useSideValues(from, props.loadVersion);
+  const toValues = useSideValues(to, props.loadVersion);
+
+  // Memoized on the loaded answers, so that a re-render does not diff two 1 MiB values again.
+  const fromSide = useMemo(
+    () => sideOf(from.kind, live, fromValues.version),
+    [from.kind, live, fromValues.version],
+  );
+  const toSide = useMemo(
+    () => sideOf(to.kind, live, toValues.version),
+    [to.kind, live, toValues.version],
+  );
+  const diff = useMemo(
+    () => (fromSide && toSide ? keyDiff(fromSide, toSide) : undefined),
+    [fromSide, toSide],
+  );
+
+  const fromLabel = sideLabel(from);
+  const toLabel = sideLabel(to);
+  const involvesLive = from.kind === 'live' || to.kind === 'live';
+  if (involvesLive && !live.side) {
+    return <Typography variant="body2">{live.reason}</Typography>;
+  }
+  for (const [side, values] of [
+    [from, fromValues],
+    [to, toValues],
+  ] as const) {
+    if (values.error) {
+      return (
+        <LoadFailure
+          what={`the values of ${sideLabel(side)}`}
+          error={values.error}
+          onRetry={values.retry}
+        />
+      );
+    }
+  }
+  if (!diff) {
+    const pending = [from, to].filter(s => s.kind === 'version');
+    return (
+      <Loading what={`the values of ${pending.map(sideLabel).join(' and ')}`} />
+    );
+  }
+  return (
+    <KeyDiffTable
+      diff={diff}
+      title={`Changes from ${fromLabel} to ${toLabel}`}
+      fromLabel={fromLabel}
+      toLabel={toLabel}
+      keysOnlyReason={involvesLive ? live.reason : undefined}
+    />
+  );
+}

@@ -1,0 +1,1 @@
+export { EntityKryptonOverviewCard } from './EntityKryptonOverviewCard';
