@@ -294,7 +294,7 @@ describe('notifications to the owners of linking entities', () => {
         {
           title: `Secret ${db} restored to version 1`,
           description: `user:default/root restored version 1 of Secret ${db} on cluster test. It is now version 4 (resourceVersion ${restored.body.resourceVersion}).`,
-          link: `/krypton/secret/${db}?cluster=test&tab=history`,
+          link: `/krypton/secret/${db}/history?cluster=test`,
           severity: 'normal',
           topic: 'krypton',
           scope: `krypton:test/${db}:restore`,
@@ -305,7 +305,7 @@ describe('notifications to the owners of linking entities', () => {
         {
           title: `Consumers of Secret ${db} restarted`,
           description: `user:default/root restarted the workloads that consume Secret ${db} on cluster test: status requested, 1 requested, 0 failed.`,
-          link: `/krypton/secret/${db}?cluster=test&tab=consumers`,
+          link: `/krypton/secret/${db}/consumers?cluster=test`,
           severity: 'normal',
           topic: 'krypton',
           scope: `krypton:test/${db}:restart`,

@@ -46,7 +46,7 @@ describe('notificationFor', () => {
       title: 'Secret payments/db restored to version 2',
       description:
         'user:default/alice restored version 2 of Secret payments/db on cluster prod-eu. It is now resourceVersion 9.',
-      link: '/krypton/secret/payments/db?cluster=prod-eu&tab=history',
+      link: '/krypton/secret/payments/db/history?cluster=prod-eu',
       scope: 'krypton:prod-eu/payments/db:restore',
     });
   });
@@ -106,7 +106,7 @@ describe('notificationFor', () => {
       ).toEqual({
         title,
         description: `user:default/alice restarted the workloads that consume Secret payments/db on cluster prod-eu: status ${status}, 3 requested, 2 failed.`,
-        link: '/krypton/secret/payments/db?cluster=prod-eu&tab=consumers',
+        link: '/krypton/secret/payments/db/consumers?cluster=prod-eu',
         severity,
         topic: 'krypton',
         scope: 'krypton:prod-eu/payments/db:restart',

@@ -48,9 +48,11 @@ export function portalLink(change: SecretChange): string {
     return `${PORTAL_PATH}?${new URLSearchParams({ cluster, namespace })}`;
   }
   const query = new URLSearchParams({ cluster });
-  if (change.event === 'restore') query.set('tab', 'history');
-  if (change.event === 'restart') query.set('tab', 'consumers');
-  return `${PORTAL_PATH}/secret/${namespace}/${name}?${query}`;
+  // Each tab of the detail view is an address of its own.
+  let tab = '';
+  if (change.event === 'restore') tab = '/history';
+  if (change.event === 'restart') tab = '/consumers';
+  return `${PORTAL_PATH}/secret/${namespace}/${name}${tab}?${query}`;
 }
 
 /**

@@ -33,6 +33,38 @@ export interface TextRowsProps {
   onFile: (id: string, file: File) => void;
 }
 
+/** A row's key, the same for text values and binary files. */
+function KeyField(props: {
+  id: string;
+  /** The accessible name, which tells rows apart. */
+  label: string;
+  value: string;
+  error?: string;
+  locked?: boolean;
+  onChange: (key: string) => void;
+}) {
+  return (
+    <Box flex="0 0 30%">
+      <TextField
+        id={props.id}
+        label="Key"
+        variant="outlined"
+        size="small"
+        fullWidth
+        value={props.value}
+        error={props.error !== undefined}
+        helperText={props.error}
+        onChange={e => props.onChange(e.target.value)}
+        inputProps={{
+          'aria-label': props.label,
+          readOnly: props.locked,
+          spellCheck: false,
+        }}
+      />
+    </Box>
+  );
+}
+
 /**
  * A button that opens the browser's file chooser. The input itself is hidden and labelled, so
  * the button is what keyboard users reach.
@@ -153,24 +185,14 @@ export function TextRows(props: TextRowsProps) {
             mb={1}
             style={{ gap: 8 }}
           >
-            <Box flex="0 0 30%">
-              <TextField
-                id={`${fieldId}-${row.id}-key`}
-                label="Key"
-                variant="outlined"
-                size="small"
-                fullWidth
-                value={row.key}
-                error={error !== undefined}
-                helperText={error}
-                onChange={e => props.onChange(row.id, { key: e.target.value })}
-                inputProps={{
-                  'aria-label': `Key ${index + 1}`,
-                  readOnly: locked,
-                  spellCheck: false,
-                }}
-              />
-            </Box>
+            <KeyField
+              id={`${fieldId}-${row.id}-key`}
+              label={`Key ${index + 1}`}
+              value={row.key}
+              error={error}
+              locked={locked}
+              onChange={key => props.onChange(row.id, { key })}
+            />
             <Box flex="1 1 auto">
               <ValueField
                 id={`${fieldId}-${row.id}-value`}
@@ -253,23 +275,13 @@ export function BinaryRows(props: {
             mb={1}
             style={{ gap: 8 }}
           >
-            <Box flex="0 0 30%">
-              <TextField
-                id={`${fieldId}-${row.id}-key`}
-                label="Key"
-                variant="outlined"
-                size="small"
-                fullWidth
-                value={row.key}
-                error={error !== undefined}
-                helperText={error}
-                onChange={e => props.onKeyChange(row.id, e.target.value)}
-                inputProps={{
-                  'aria-label': `Key of binary file ${row.fileName}`,
-                  spellCheck: false,
-                }}
-              />
-            </Box>
+            <KeyField
+              id={`${fieldId}-${row.id}-key`}
+              label={`Key of binary file ${row.fileName}`}
+              value={row.key}
+              error={error}
+              onChange={key => props.onKeyChange(row.id, key)}
+            />
             <Box flex="1 1 auto" pt={1}>
               <Typography variant="body2">
                 Binary value from {row.fileName} ({formatSize(row.size)}), sent
