@@ -50,6 +50,46 @@ describe('the example backend as deployed', () => {
   const backendAgent = new http.Agent({ keepAlive: true });
   let kubeAgent: https.Agent;
 
+  /** Krypton's routes for the bench namespace's Secrets, as the guest of one backend. */
+  const kryptonSecrets = (backend: DeployedBackend) => {
+    const headers = { Authorization: `Bearer ${backend.guestToken}` };
+    const url = (name: string) =>
+      `${backend.url}/api/krypton/namespaces/${ns.name}/secrets/${name}`;
+    const read = async <T>(path: string): Promise<T> =>
+      JSON.parse(
+        (
+          await exchange(path, { agent: backendAgent, headers, expect: 200 })
+        ).body.toString('utf8'),
+      );
+    return {
+      url,
+      headers,
+      summary: (name: string) =>
+        read<{ resourceVersion: string; version: number }>(
+          `${url(name)}/summary`,
+        ),
+      versions: (name: string) =>
+        read<{ items: Array<{ version: number }> }>(`${url(name)}/versions`),
+      /** A data-changing update from revision `rv`. */
+      update: (
+        name: string,
+        rv: string,
+        value: string,
+        expect: number | number[] = 200,
+      ) =>
+        exchange(url(name), {
+          agent: backendAgent,
+          method: 'PUT',
+          headers,
+          body: JSON.stringify({
+            resourceVersion: rv,
+            data: { user: 'app', password: value },
+          }),
+          expect,
+        }),
+    };
+  };
+
   beforeAll(async () => {
     const dir = await buildDeployedBackend();
     at20 = await startDeployedBackend(dir, 'limit20', { historyLimit: 20 });
@@ -94,11 +134,10 @@ describe('the example backend as deployed', () => {
     const rawUrl = (name: string) =>
       `${state.server}/api/v1/namespaces/${ns.name}/secrets/${name}`;
     const kryptonUrl = (backend: DeployedBackend, name: string) =>
-      `${backend.url}/api/krypton/namespaces/${ns.name}/secrets/${name}`;
+      kryptonSecrets(backend).url(name);
     const asAlice = { Authorization: `Bearer ${aliceToken}` };
-    const asGuest = (backend: DeployedBackend) => ({
-      Authorization: `Bearer ${backend.guestToken}`,
-    });
+    const asGuest = (backend: DeployedBackend) =>
+      kryptonSecrets(backend).headers;
     const json = (a: Answer) => JSON.parse(a.body.toString('utf8'));
     let n = 0;
 
@@ -126,29 +165,19 @@ describe('the example backend as deployed', () => {
 
     /** A data-changing PUT through Krypton, each from the revision the previous one returned. */
     const updater = (backend: DeployedBackend, names: string[]) => {
+      const secrets = kryptonSecrets(backend);
       const rv = new Map<string, string>();
       let turn = 0;
       return async () => {
         const name = names[turn++ % names.length];
-        const url = kryptonUrl(backend, name);
         if (!rv.has(name)) {
-          const live = await exchange(`${url}/summary`, {
-            agent: backendAgent,
-            headers: asGuest(backend),
-            expect: 200,
-          });
-          rv.set(name, json(live).resourceVersion);
+          rv.set(name, (await secrets.summary(name)).resourceVersion);
         }
-        const answer = await exchange(url, {
-          agent: backendAgent,
-          method: 'PUT',
-          headers: asGuest(backend),
-          body: JSON.stringify({
-            resourceVersion: rv.get(name),
-            data: { user: 'app', password: `krypton-${n++}` },
-          }),
-          expect: 200,
-        });
+        const answer = await secrets.update(
+          name,
+          rv.get(name)!,
+          `krypton-${n++}`,
+        );
         rv.set(name, json(answer).resourceVersion);
         return answer;
       };
@@ -161,13 +190,7 @@ describe('the example backend as deployed', () => {
       await putAt();
       await fill();
     }
-    let restored = json(
-      await exchange(`${kryptonUrl(at20, 'restore')}/summary`, {
-        agent: backendAgent,
-        headers: asGuest(at20),
-        expect: 200,
-      }),
-    ) as { resourceVersion: string; version: number };
+    let restored = await kryptonSecrets(at20).summary('restore');
     // The newest snapshot holds the state before the last change, so each restore flips between
     // two values and always changes data.
     const restore = async () => {
@@ -439,32 +462,14 @@ describe('the example backend as deployed', () => {
         }),
     };
     const krypton = (backend: DeployedBackend, limit: number): Target => {
-      const url = (secret: string) =>
-        `${backend.url}/api/krypton/namespaces/${ns.name}/secrets/${secret}`;
-      const headers = { Authorization: `Bearer ${backend.guestToken}` };
+      const secrets = kryptonSecrets(backend);
       return {
         name: `Krypton update, history limit ${limit}`,
         backend,
         /** Whether the hot Secret's history holds exactly its newest `limit` versions, in order. */
         async historyExact(secret: string) {
-          const live = JSON.parse(
-            (
-              await exchange(`${url(secret)}/summary`, {
-                agent: backendAgent,
-                headers,
-                expect: 200,
-              })
-            ).body.toString(),
-          ) as { version: number };
-          const { items } = JSON.parse(
-            (
-              await exchange(`${url(secret)}/versions`, {
-                agent: backendAgent,
-                headers,
-                expect: 200,
-              })
-            ).body.toString(),
-          ) as { items: Array<{ version: number }> };
+          const live = await secrets.summary(secret);
+          const { items } = await secrets.versions(secret);
           // A writer that lost the race after saving its snapshot leaves one of the live
           // version itself (the spec: history is pre-write captures).
           const newest = items[0]?.version ?? 0;
@@ -474,25 +479,9 @@ describe('the example backend as deployed', () => {
             items.every((item, i) => item.version === newest - i)
           );
         },
-        async read(secret) {
-          const a = await exchange(`${url(secret)}/summary`, {
-            agent: backendAgent,
-            headers,
-            expect: 200,
-          });
-          return JSON.parse(a.body.toString()).resourceVersion;
-        },
+        read: async secret => (await secrets.summary(secret)).resourceVersion,
         write: (secret, rv, value) =>
-          exchange(url(secret), {
-            agent: backendAgent,
-            method: 'PUT',
-            headers,
-            body: JSON.stringify({
-              resourceVersion: rv,
-              data: { user: 'app', password: value },
-            }),
-            expect: [200, 409, 429, 500, 503],
-          }),
+          secrets.update(secret, rv, value, [200, 409, 429, 500, 503]),
       };
     };
 
