@@ -119,3 +119,51 @@ export const messages = {
   typeNotAllowed:
     'Krypton does not create or adopt Secrets of this type on this deployment (serviceAccount mode allows only the types its operator listed).',
 } as const;
+
+/**
+ * What a failed answer means to a client, so that no client compares message texts of its own.
+ *
+ * The spec fixes the body as `{ "error": "<fixed message>" }`, so the envelope carries no code
+ * beyond its status. The one distinction the status cannot make is a stale revision against the
+ * other 409s (a snapshot or counter that an operator must review): only the former is healed by
+ * reloading and re-applying a draft. The fixed text is the spec's contract, so it is compared
+ * here, once.
+ */
+export type FailureKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'notFound'
+  | 'staleRevision'
+  | 'conflict'
+  | 'tooLarge'
+  | 'unprocessable'
+  | 'rateLimited'
+  | 'unavailable'
+  | 'server'
+  | 'other';
+
+export function classifyFailure(status: number, message: string): FailureKind {
+  switch (status) {
+    case 400:
+      return 'invalid';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'notFound';
+    case 409:
+      return message === messages.staleRevision ? 'staleRevision' : 'conflict';
+    case 413:
+      return 'tooLarge';
+    case 422:
+      return 'unprocessable';
+    case 429:
+      return 'rateLimited';
+    case 503:
+      return 'unavailable';
+    default:
+      return status >= 500 ? 'server' : 'other';
+  }
+}

@@ -84,6 +84,8 @@ const kryptonEntityCard = EntityCardBlueprint.makeWithOverrides({
   },
 });
 
+export { kryptonTranslationRef } from './translation';
+
 /** Krypton for the new frontend system. */
 export default createFrontendPlugin({
   pluginId: 'krypton',
