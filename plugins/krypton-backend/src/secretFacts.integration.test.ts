@@ -61,6 +61,9 @@ describe("a Secret's metadata facts", () => {
           'krypton.io/description': 'The payments database',
           'example.com/ticket': 'OPS-42',
           [LAST_APPLIED]: JSON.stringify(applied),
+          // kapp's own copy of the applied object, and of its data.
+          'kapp.k14s.io/original': JSON.stringify(applied),
+          'kapp.k14s.io/original-diff': `value:\n  password: ${b64(CANARY)}`,
         },
         ownerReferences: [
           {
@@ -134,7 +137,7 @@ describe("a Secret's metadata facts", () => {
     );
   });
 
-  it('never carries the last-applied copy through the summary, the list, a write answer or an action', async () => {
+  it('never carries the copies of the applied object through the summary, the list, a write answer or an action', async () => {
     const outputs: string[] = [];
     const summary = await request(krypton.server)
       .get(`${secrets()}/applied/summary`)
@@ -187,8 +190,17 @@ describe("a Secret's metadata facts", () => {
       outputs.push(res.text);
     }
 
+    // The actions carry the facts too, through the same withholding rule.
+    const viaAction = JSON.parse(outputs[outputs.length - 2]).output.secret;
+    expect(viaAction.annotations['example.com/ticket']).toBe('OPS-42');
+    expect(viaAction.ownerReferences).toEqual([
+      { kind: 'ConfigMap', name: 'owner', uid: ownerUid, controller: true },
+    ]);
+    expect(viaAction.lastChange.manager).toBe('krypton');
+
     for (const text of outputs) {
       expect(text).not.toContain(LAST_APPLIED);
+      expect(text).not.toContain('kapp.k14s.io/original');
       expect(leaks(text)).toEqual([]);
     }
     expect(leaks(krypton.sink.text())).toEqual([]);

@@ -39,6 +39,33 @@ export const secretSummary = z.object({
   binaryKeys: z.array(z.string()),
   creationTimestamp: z.string().optional(),
   deletionTimestamp: z.string().optional(),
+  labels: z.record(z.string()).optional(),
+  annotations: z
+    .record(z.string())
+    .optional()
+    .describe(
+      'Every annotation except the copies of the applied object (kubectl, kapp), which hold values',
+    ),
+  ownerReferences: z
+    .array(
+      z.object({
+        kind: z.string(),
+        name: z.string(),
+        uid: z.string(),
+        controller: z.boolean(),
+      }),
+    )
+    .optional(),
+  lastChange: z
+    .object({
+      time: z.string(),
+      manager: z
+        .string()
+        .optional()
+        .describe('The field manager: a program such as kubectl-edit'),
+    })
+    .optional()
+    .describe('The newest write that Kubernetes recorded, by any writer'),
 });
 
 export const versionSummary = z.object({

@@ -31,6 +31,13 @@ const secret: NativeSecret = {
       'krypton.io/version': '3',
       'krypton.io/owners': 'group:default/team-a',
       'example.com/ticket': 'OPS-1',
+      'kapp.k14s.io/original': JSON.stringify({
+        kind: 'Secret',
+        data: { password: Buffer.from(CANARY).toString('base64') },
+      }),
+      'kapp.k14s.io/original-diff': `- type: test\n  path: /data\n  value:\n    password: ${Buffer.from(
+        CANARY,
+      ).toString('base64')}`,
       [LAST_APPLIED_ANNOTATION]: JSON.stringify({
         kind: 'Secret',
         data: { password: Buffer.from(CANARY).toString('base64') },

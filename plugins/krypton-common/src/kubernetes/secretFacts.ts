@@ -17,6 +17,10 @@ export const LAST_APPLIED_ANNOTATION =
  */
 const WITHHELD_ANNOTATIONS: ReadonlySet<string> = new Set([
   LAST_APPLIED_ANNOTATION,
+  // kapp keeps the applied object, and a patch of its data, in plain text
+  // (carvel-dev/kapp#137).
+  'kapp.k14s.io/original',
+  'kapp.k14s.io/original-diff',
 ]);
 
 /** Whether an annotation may be shown to whoever may read the Secret's metadata. */
