@@ -3,8 +3,9 @@ import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { timed } from '../diagnostics/serverTiming';
+import { version } from '../../package.json';
 
-const KRYPTON_USER_AGENT = 'krypton/0.1.0';
+const KRYPTON_USER_AGENT = `krypton/${version}`;
 
 /** The Kubernetes identity that a request acts as, on top of the transport's own credentials. */
 export interface Impersonation {
