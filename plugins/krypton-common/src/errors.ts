@@ -94,6 +94,8 @@ export const messages = {
     'The values of service-account token Secrets are never revealed through Krypton.',
   listTooLarge:
     'The namespace holds more Secrets than Krypton lists at once (2,000 Secrets or 32 MiB). Use kubectl with a label selector to inspect it.',
+  namespaceListTooLarge:
+    'The cluster holds more namespaces than Krypton lists at once (2,000 namespaces or 32 MiB). Type a namespace name.',
   sourceConflict:
     "A history snapshot already holds this version with other content. Reload the Secret; an operator must review the snapshot before it can be changed (see Krypton's history runbook).",
   counterBehindHistory:

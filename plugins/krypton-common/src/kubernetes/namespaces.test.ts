@@ -1,11 +1,7 @@
 import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
 import { messages } from '../errors';
 import { INVENTORY_BUDGET } from './inventory';
-import {
-  NAMESPACE_LIST_TOO_LARGE,
-  listNamespaceNames,
-  namespaceNames,
-} from './namespaces';
+import { listNamespaceNames, namespaceNames } from './namespaces';
 import { KubeApiError, NAMESPACES } from './types';
 
 function gatewayWith(names: string[]) {
@@ -35,7 +31,7 @@ describe('namespace names', () => {
     });
     await expect(listNamespaceNames(gateway, budget)).rejects.toMatchObject({
       status: 503,
-      message: NAMESPACE_LIST_TOO_LARGE,
+      message: messages.namespaceListTooLarge,
     });
   });
 

@@ -7,10 +7,6 @@ import {
 } from './inventory';
 import { KubeApiError, KubeGateway, NAMESPACES } from './types';
 
-/** Why the namespace list is refused when the cluster has more namespaces than one list reads. */
-export const NAMESPACE_LIST_TOO_LARGE =
-  'The cluster holds more namespaces than Krypton lists at once (2,000 namespaces or 32 MiB). Type a namespace name.';
-
 /**
  * The names of every namespace that the gateway's identity may list, sorted, read as metadata
  * within the inventory budget (never a truncated list). Failures are raw: IncompleteListError, or
@@ -50,7 +46,9 @@ function namespaceListError(err: unknown): KryptonError {
   if (err instanceof IncompleteListError) {
     return new KryptonError(
       'unavailable',
-      err.cause === 'budget' ? NAMESPACE_LIST_TOO_LARGE : messages.unavailable,
+      err.cause === 'budget'
+        ? messages.namespaceListTooLarge
+        : messages.unavailable,
     );
   }
   if (!(err instanceof KubeApiError))
