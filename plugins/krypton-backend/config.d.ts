@@ -31,11 +31,15 @@ export interface Config {
      * @visibility frontend
      */
     managedOnly?: boolean;
-    /**
-     * Notifications (through Backstage's notifications backend) to the owners of the catalog
-     * entities that link a Secret, when it is updated, restored or deleted, or its consumers are
-     * restarted. They never carry a value.
-     */
+    /** The operator's storage rewrite after an encryption-key rotation. */
+    storageRewrite?: {
+      /**
+       * How long one storage rewrite may run, in whole minutes from 1 to 1440 (default 60). It
+       * stops before its next page of 100 objects after that; a run again resumes at once, since
+       * objects already rewritten answer as current.
+       */
+      timeLimitMinutes?: number;
+    };
     diagnostics?: {
       /**
        * Add a Server-Timing header to every answer with the time of each phase of the request:
@@ -44,6 +48,11 @@ export interface Config {
        */
       serverTiming?: boolean;
     };
+    /**
+     * Notifications (through Backstage's notifications backend) to the owners of the catalog
+     * entities that link a Secret, when it is updated, restored or deleted, or its consumers are
+     * restarted. They never carry a value.
+     */
     notifications?: {
       /** Send them (default false). */
       enabled?: boolean;

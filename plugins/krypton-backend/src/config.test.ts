@@ -169,6 +169,31 @@ describe('krypton.notifications', () => {
   });
 });
 
+describe('krypton.storageRewrite.timeLimitMinutes', () => {
+  const read = (timeLimitMinutes: number | string) =>
+    readKryptonConfig(
+      new ConfigReader({ krypton: { storageRewrite: { timeLimitMinutes } } }),
+      {},
+    ).storageRewriteTimeLimitMs;
+
+  it('defaults to an hour and reads whole minutes', () => {
+    expect(
+      readKryptonConfig(new ConfigReader({}), {}).storageRewriteTimeLimitMs,
+    ).toBe(3_600_000);
+    expect(read(1)).toBe(60_000);
+    expect(read(1440)).toBe(86_400_000);
+  });
+
+  it('refuses what is not a whole number of minutes from 1 to 1440', () => {
+    for (const bad of [0, 1441, 1.5, -5]) {
+      expect(() => read(bad)).toThrow(
+        'krypton.storageRewrite.timeLimitMinutes must be a whole number of minutes from 1 to 1440',
+      );
+    }
+    expect(() => read('ten')).toThrow(/timeLimitMinutes/);
+  });
+});
+
 describe('environment variables', () => {
   it('win over app-config and keep their exact validation', () => {
     const config = new ConfigReader({

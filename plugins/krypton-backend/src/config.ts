@@ -44,6 +44,8 @@ export interface KryptonBackendConfig {
   notifications: NotificationSettings;
   /** Answers carry a Server-Timing header with the phases of each request. */
   serverTiming: boolean;
+  /** How long one storage rewrite may run, in milliseconds. */
+  storageRewriteTimeLimitMs: number;
 }
 
 /** The operations whose success (or, for a restart, whose result) notifies owners. */
@@ -92,6 +94,18 @@ function readRequestTimeout(config: Config): number {
     );
   }
   return value;
+}
+
+/** krypton.storageRewrite.timeLimitMinutes: a whole number of minutes, 1 to 1440 (default 60). */
+function readStorageRewriteTimeLimit(config: Config): number {
+  const key = 'krypton.storageRewrite.timeLimitMinutes';
+  const value = config.getOptionalNumber(key) ?? 60;
+  if (!Number.isInteger(value) || value < 1 || value > 1440) {
+    throw new InputError(
+      `${key} must be a whole number of minutes from 1 to 1440`,
+    );
+  }
+  return value * 60_000;
 }
 
 type Env = Record<string, string | undefined>;
@@ -289,6 +303,7 @@ export function readKryptonConfig(
     notifications: readNotifications(config),
     serverTiming:
       config.getOptionalBoolean('krypton.diagnostics.serverTiming') ?? false,
+    storageRewriteTimeLimitMs: readStorageRewriteTimeLimit(config),
     ...readSettings(config, env),
   };
 }

@@ -292,60 +292,154 @@ export interface ConsumersResult {
   discoveryFailures: DiscoveryFailure[];
 }
 
+/**
+ * What one of Krypton's objects is to the storage rewrite: a managed live Secret, a history
+ * snapshot that passes the binding validation, or a Krypton-labelled object that does not: a
+ * `quarantined` record in Krypton's current shape, or a `legacy` copy in an older one.
+ */
+export type StorageObjectKind = 'live' | 'snapshot' | 'quarantined' | 'legacy';
+
 /** One of Krypton's objects, as the storage rewrite reports it. */
 export interface StorageObjectRef {
   namespace: string;
   name: string;
-  /** A Krypton-managed live Secret, or a history snapshot. */
-  kind: 'live' | 'snapshot';
-}
-
-export interface StorageRewriteFailure extends StorageObjectRef {
-  code: RestartFailureCode;
-  message: string;
-  httpStatus?: number;
-}
-
-/** An object that the rewrite leaves alone: a legacy copy or a quarantined history record. */
-export interface StorageSkipped {
-  namespace: string;
-  name: string;
-  reason: 'legacy' | 'quarantined';
-}
-
-/** A namespace whose inventory could not be read completely: nothing in it was rewritten. */
-export interface StorageNamespaceFailure {
-  /** Empty when the list of namespaces itself failed. */
-  namespace: string;
-  code: RestartFailureCode;
-  message: string;
-  httpStatus?: number;
+  kind: StorageObjectKind;
 }
 
 /**
- * POST .../storage-rewrite: what a rewrite of Krypton's objects did. An object whose answer came
- * with a new resourceVersion was re-encoded (`rewritten`); one whose revision stayed was already
- * stored with the current storage version and key (`alreadyCurrent`); one that another writer
- * changed meanwhile was re-encoded by that write (`conflictsResolved`).
+ * Why an object or a namespace was not rewritten. The rewrite's own codes, with their own fixed
+ * messages: `deadline` when the run's time limit ended it first, `malformed` for a listed object
+ * without a name, UID or resourceVersion.
  */
-export interface StorageRewriteResult {
+export type StorageRewriteFailureCode =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'unconfirmed'
+  | 'incomplete_list'
+  | 'malformed'
+  | 'deadline';
+
+export interface StorageRewriteFailure extends StorageObjectRef {
+  code: StorageRewriteFailureCode;
+  /** Fixed guidance; never upstream text. */
+  message: string;
+  httpStatus?: number;
+}
+
+/** How one object's write ended. */
+export type StorageRewriteOutcome =
+  | 'rewritten'
+  | 'alreadyCurrent'
+  | 'conflictsResolved'
+  | 'gone'
+  | 'failed'
+  /** A dry run: counted, not written. */
+  | 'listed';
+
+/**
+ * A quarantined or legacy object. It is re-encoded like every other object (the write changes
+ * no byte, label or annotation, so it is not accepted into history) and listed apart, because an
+ * operator must still review it.
+ */
+export interface StorageFlaggedObject {
+  namespace: string;
+  name: string;
+  reason: 'quarantined' | 'legacy';
+  outcome: StorageRewriteOutcome;
+}
+
+/** A namespace whose Secrets could not be read to the end: what was not reached is unknown. */
+export interface StorageNamespaceFailure {
+  /** Empty when the list of namespaces itself failed. */
+  namespace: string;
+  code: StorageRewriteFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/** What one pass over the scope found and did. */
+export interface StorageRewriteCounts {
+  /** Every Krypton-labelled object listed in scope. */
+  seen: number;
+  /** Stored again with the current storage version and primary key (a new resourceVersion). */
+  rewritten: number;
+  /** Already current: the answer kept its resourceVersion, nothing was written. */
+  alreadyCurrent: number;
+  /** Another writer changed the object meanwhile, which re-encoded it too. */
+  conflictsResolved: number;
+  /** Deleted or replaced (another UID) after it was listed. */
+  gone: number;
+  failed: number;
+  /** Of `seen`, the quarantined and the legacy objects (also counted by outcome above). */
+  quarantined: number;
+  legacy: number;
+}
+
+/** Why the old key cannot be retired yet, with how many objects or namespaces it concerns. */
+export type OldKeyBlockCode =
+  | 'dry_run'
+  | 'failed'
+  | 'namespace_failed'
+  | 'rewritten_on_recheck'
+  | 'changed_during_recheck'
+  | 'deadline';
+
+export interface OldKeyBlock {
+  code: OldKeyBlockCode;
+  count: number;
+  /** Fixed text. */
+  message: string;
+}
+
+/**
+ * Whether the old encryption key can be retired as far as Krypton's objects in the run's scope
+ * go: `ready` when the last pass over every namespace found every object current (a second pass
+ * wrote nothing), `blocked` otherwise, with the reasons.
+ */
+export interface OldKeyRetirement {
+  verdict: 'ready' | 'blocked';
+  reasons: OldKeyBlock[];
+  /** Fixed text: Secrets that Krypton does not manage need the upstream migration or kubectl. */
+  unmanagedSecrets: string;
+}
+
+/**
+ * One pass over the scope. Lists hold at most STORAGE_REWRITE_MAX_LISTED entries each
+ * (`truncated` says when more were counted); successes are counted, never listed.
+ */
+export interface StorageRewritePass {
+  counts: StorageRewriteCounts;
+  flagged: StorageFlaggedObject[];
+  gone: StorageObjectRef[];
+  failed: StorageRewriteFailure[];
+  namespaceFailures: StorageNamespaceFailure[];
+  truncated: boolean;
+  /** Lists started again from the top after their continuation expired (410). */
+  listRestarts: number;
+}
+
+/**
+ * POST .../storage-rewrite: what a rewrite of Krypton's objects did. Its own fields are the first
+ * pass; `recheck` is the second.
+ */
+export interface StorageRewriteResult extends StorageRewritePass {
   startedAt: string;
   finishedAt: string;
-  /** The namespaces covered. */
+  /** Counted, not written. */
+  dryRun: boolean;
+  /** The namespaces covered, in the order they were rewritten. */
   namespaces: string[];
-  rewritten: StorageObjectRef[];
-  alreadyCurrent: StorageObjectRef[];
-  conflictsResolved: StorageObjectRef[];
-  failed: StorageRewriteFailure[];
-  skipped: StorageSkipped[];
-  namespaceFailures: StorageNamespaceFailure[];
-  counts: {
-    rewritten: number;
-    alreadyCurrent: number;
-    conflictsResolved: number;
-    failed: number;
-    skipped: number;
-  };
+  /**
+   * The second pass over the namespaces whose first pass wrote something: it must write nothing
+   * for the verdict to be ready. Absent when no namespace needed one.
+   */
+  recheck?: StorageRewritePass;
+  /** Set when the run's time limit ended it before the scope was covered. */
+  stopped?: 'deadline';
+  oldKeyRetirement: OldKeyRetirement;
 }
 
 /** GET .../storage-rewrite/last: the last run that covered each namespace. */
@@ -356,13 +450,26 @@ export interface StorageRewriteRun {
   requestedAt: string;
 }
 
+/** One StorageVersionMigration of core Secrets. */
+export interface StorageMigration {
+  name: string;
+  /** Running, Succeeded, Failed, or Pending when no condition is set yet. */
+  phase: string;
+  createdAt?: string;
+}
+
 /** GET .../storage-rewrite/migrations: the cluster's own StorageVersionMigrations of Secrets. */
 export interface StorageMigrationStatus {
   /** Whether the cluster serves storagemigration.k8s.io at all. */
   served: boolean;
-  migrations: Array<{
-    name: string;
-    /** Running, Succeeded, Failed, or Pending when no condition is set yet. */
-    phase: string;
-  }>;
+  /** The API version read (v1 where served, else the newest beta or alpha). */
+  version?: string;
+  migrations: StorageMigration[];
+  /**
+   * With `?since=`: whether a migration of `secrets` created at or after that time has
+   * succeeded.
+   */
+  succeededSince?: boolean;
+  /** A manifest that creates a migration of every Secret, for `kubectl create -f -`. */
+  manifest?: string;
 }

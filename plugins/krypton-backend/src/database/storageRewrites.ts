@@ -14,6 +14,16 @@ interface Row {
   requested_at: string;
 }
 
+/** Whether a stored result has today's shape; runs stored before the verdict existed have not. */
+function current(result: StorageRewriteResult): boolean {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    typeof result.oldKeyRetirement === 'object' &&
+    typeof result.counts?.seen === 'number'
+  );
+}
+
 /** The last storage rewrite per namespace of each cluster, for the operator section. */
 export class StorageRewriteStore {
   constructor(private readonly db: Knex) {}
@@ -33,15 +43,21 @@ export class StorageRewriteStore {
       .merge();
   }
 
+  /**
+   * The last run of each namespace, oldest shape left out: a result without a verdict cannot say
+   * whether the old key may go, and the next run of the namespace replaces it.
+   */
   async list(cluster: string): Promise<StorageRewriteRun[]> {
     const rows = await this.db<Row>(TABLE)
       .where({ cluster })
       .orderBy('namespace');
-    return rows.map(row => ({
-      namespace: row.namespace,
-      result: JSON.parse(row.result) as StorageRewriteResult,
-      requestedBy: row.requested_by,
-      requestedAt: row.requested_at,
-    }));
+    return rows
+      .map(row => ({
+        namespace: row.namespace,
+        result: JSON.parse(row.result) as StorageRewriteResult,
+        requestedBy: row.requested_by,
+        requestedAt: row.requested_at,
+      }))
+      .filter(run => current(run.result));
   }
 }

@@ -6,6 +6,11 @@ import { callerOf } from './target';
 
 const REWRITE_QUERY = {
   namespace: 'text',
+  dryRun: 'boolean',
+} as const satisfies QuerySchema;
+
+const MIGRATIONS_QUERY = {
+  since: 'text',
 } as const satisfies QuerySchema;
 
 /** The operator's storage rewrite, its last runs, and the cluster's own migrations. */
@@ -27,8 +32,8 @@ export function storageRoutes(router: Router, storage: StorageService) {
 
   router.get(
     '/storage-rewrite/migrations',
-    withQuery(NO_QUERY, async (req, res) => {
-      res.json(await storage.migrations(callerOf(req)));
+    withQuery(MIGRATIONS_QUERY, async (req, res, query) => {
+      res.json(await storage.migrations(callerOf(req), query));
     }),
   );
 }

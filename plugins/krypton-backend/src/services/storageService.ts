@@ -1,4 +1,5 @@
 import {
+  KryptonError,
   StorageMigrationStatus,
   StorageRewriteResult,
   StorageRewriteRun,
@@ -7,16 +8,39 @@ import {
 } from '@krypton/plugin-krypton-common';
 import {
   StorageRewrite,
-  rewriteResultFor,
+  inPool,
   storageMigrationStatus,
 } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { CallerInput } from './callers';
 import { ServiceDeps } from './deps';
 
-/** Whether a rewrite left objects or namespaces on the old key. */
+/** Namespaces checked at once when /last filters runs by what the caller may list. */
+const VISIBILITY_CHECKS_IN_FLIGHT = 8;
+
+/** Whether a run left objects or namespaces unconfirmed (a failure, not just a recheck). */
 export function rewriteIncomplete(result: StorageRewriteResult): boolean {
-  return result.counts.failed > 0 || result.namespaceFailures.length > 0;
+  return result.oldKeyRetirement.reasons.some(
+    r =>
+      r.code === 'failed' ||
+      r.code === 'namespace_failed' ||
+      r.code === 'deadline',
+  );
+}
+
+/** `?since=`: a UTC timestamp as the runs carry it (2026-12-02T01:00:00.000Z). */
+function readSince(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(raw) ||
+    Number.isNaN(Date.parse(raw))
+  ) {
+    throw new KryptonError(
+      'invalid_request',
+      'Query parameter "since" must be a UTC time such as 2026-12-02T01:00:00.000Z.',
+    );
+  }
+  return raw;
 }
 
 /**
@@ -36,14 +60,16 @@ export class StorageService {
 
   async rewrite(
     input: CallerInput,
-    options: { namespace?: string },
+    options: { namespace?: string; dryRun?: boolean },
   ): Promise<StorageRewriteResult> {
     const { config, logger, storageRewrites } = this.deps;
     const namespace =
       options.namespace === undefined
         ? undefined
         : validateNamespace(options.namespace);
-    const meta = { scope: namespace ?? '*' };
+    const dryRun = options.dryRun ?? false;
+    const meta: Record<string, string> = { scope: namespace ?? '*' };
+    if (dryRun) meta.dryRun = 'true';
     return this.deps.audited(
       input,
       AUDIT_EVENTS.storageRewrite,
@@ -53,31 +79,46 @@ export class StorageService {
         const rewrite = new StorageRewrite({
           gateway: ctx.gateways.krypton,
           annotationPrefix: config.annotationPrefix,
+          timeLimitMs: config.storageRewriteTimeLimitMs,
         });
         const scope = this.deps.callers.rewriteScope(ctx, rewrite);
         if (namespace !== undefined) await scope.admit(namespace);
+        const requestedAt = new Date().toISOString();
         const out = await rewrite.run({
           namespace,
           lister: ctx.gateways.user,
-          include: scope.include,
+          dryRun,
+          // A cluster-wide run covers only the namespaces whose Secrets the caller may list.
+          admit: ns =>
+            scope.admit(ns).then(
+              () => true,
+              err => {
+                if (err instanceof KryptonError && err.code === 'forbidden')
+                  return false;
+                throw err;
+              },
+            ),
+          // Each namespace is kept as soon as it is done; a dry run replaces no real run.
+          onNamespace: async part => {
+            if (dryRun) return;
+            try {
+              await storageRewrites.save(ctx.cluster.name, [
+                {
+                  namespace: part.namespaces[0],
+                  result: part,
+                  requestedBy: ctx.actor,
+                  requestedAt,
+                },
+              ]);
+            } catch (err) {
+              logger.warn(
+                `Could not store the storage rewrite result: ${
+                  (err as Error).name
+                }`,
+              );
+            }
+          },
         });
-        try {
-          await storageRewrites.save(
-            ctx.cluster.name,
-            out.namespaces.map(ns => ({
-              namespace: ns,
-              result: rewriteResultFor(out, ns),
-              requestedBy: ctx.actor,
-              requestedAt: out.startedAt,
-            })),
-          );
-        } catch (err) {
-          logger.warn(
-            `Could not store the storage rewrite result: ${
-              (err as Error).name
-            }`,
-          );
-        }
         return {
           result: out,
           meta: {
@@ -85,6 +126,10 @@ export class StorageService {
             namespaces: out.namespaces.length,
             ...out.counts,
             namespaceFailures: out.namespaceFailures.length,
+            listRestarts: out.listRestarts,
+            recheckRewritten: out.recheck?.counts.rewritten ?? 0,
+            verdict: out.oldKeyRetirement.verdict,
+            ...(out.stopped ? { stopped: out.stopped } : {}),
           },
           outcome: rewriteIncomplete(out)
             ? new Error('The storage rewrite did not cover every object.')
@@ -94,13 +139,40 @@ export class StorageService {
     );
   }
 
+  /** The last run of each namespace whose Secrets the caller may list. */
   async lastRuns(input: CallerInput): Promise<StorageRewriteRun[]> {
     const ctx = await this.operator(input);
-    return this.deps.storageRewrites.list(ctx.cluster.name);
+    const runs = await this.deps.storageRewrites.list(ctx.cluster.name);
+    const scope = this.deps.callers.rewriteScope(
+      ctx,
+      new StorageRewrite({
+        gateway: ctx.gateways.krypton,
+        annotationPrefix: this.deps.config.annotationPrefix,
+      }),
+    );
+    const visible = await inPool(
+      runs,
+      VISIBILITY_CHECKS_IN_FLIGHT,
+      async run => {
+        try {
+          await scope.admit(run.namespace);
+          return true;
+        } catch (err) {
+          if (err instanceof KryptonError && err.code === 'forbidden')
+            return false;
+          throw err;
+        }
+      },
+    );
+    return runs.filter((_, i) => visible[i]);
   }
 
-  async migrations(input: CallerInput): Promise<StorageMigrationStatus> {
+  async migrations(
+    input: CallerInput,
+    options: { since?: string } = {},
+  ): Promise<StorageMigrationStatus> {
+    const since = readSince(options.since);
     const ctx = await this.operator(input);
-    return storageMigrationStatus(ctx.gateways.krypton);
+    return storageMigrationStatus(ctx.gateways.krypton, { since });
   }
 }

@@ -1,9 +1,14 @@
-import { StorageMigrationStatus } from '../dto';
+import { StorageMigration, StorageMigrationStatus } from '../dto';
+import { KryptonError, messages } from '../errors';
 import { fromKubeError } from './errors';
+import { IncompleteListError, readInventory } from './inventory';
 import { KubeApiError, KubeGateway, KubeObject, ResourceType } from './types';
 
-/** The API versions of storagemigration.k8s.io that Kubernetes has served, newest first. */
-const VERSIONS = ['v1beta1', 'v1alpha1'];
+/**
+ * The API versions of storagemigration.k8s.io, newest first: v1 is GA from Kubernetes 1.37 (and
+ * served by the local control plane, v1.37.2), the others are what older clusters serve.
+ */
+const VERSIONS = ['v1', 'v1beta1', 'v1alpha1'];
 
 interface Migration extends KubeObject {
   spec?: { resource?: { group?: string; resource?: string } };
@@ -26,38 +31,94 @@ function phaseOf(migration: Migration): string {
   return 'Pending';
 }
 
+/** A manifest that migrates every core Secret, in the API version the cluster serves. */
+export function storageMigrationManifest(version: string): string {
+  return [
+    `apiVersion: storagemigration.k8s.io/${version}`,
+    'kind: StorageVersionMigration',
+    'metadata:',
+    '  generateName: secrets-',
+    'spec:',
+    '  resource:',
+    '    group: ""',
+    ...(version === 'v1alpha1' ? ['    version: v1'] : []),
+    '    resource: secrets',
+    '',
+  ].join('\n');
+}
+
 /**
- * The cluster's own StorageVersionMigrations of core Secrets, where it serves the API. Krypton's
- * rewrite stays the path that is sure to cover its immutable snapshots; this only shows whether
- * the cluster's migration of every other Secret ran.
+ * Whether a migration of Secrets created at or after `since` (the start of Krypton's run, which
+ * was after the new key was in place) has succeeded. An older one may have run before the key
+ * rotation, so it proves nothing.
+ */
+export function migrationSucceededSince(
+  migrations: StorageMigration[],
+  since: string,
+): boolean {
+  const from = Date.parse(since);
+  return migrations.some(
+    m =>
+      m.phase === 'Succeeded' &&
+      m.createdAt !== undefined &&
+      Date.parse(m.createdAt) >= from,
+  );
+}
+
+/**
+ * The cluster's own StorageVersionMigrations of core Secrets, where it serves the API, read to
+ * the end of every page. Krypton's rewrite stays the path that is sure to cover its immutable
+ * snapshots; this shows whether the cluster's migration of every other Secret ran.
  */
 export async function storageMigrationStatus(
   gateway: KubeGateway,
+  options: { since?: string } = {},
 ): Promise<StorageMigrationStatus> {
   for (const version of VERSIONS) {
-    let items: Migration[];
+    const migrations: StorageMigration[] = [];
     try {
-      // One page is plenty: clusters keep a handful of migrations.
-      items = (
-        await gateway.list(type(version), '', {
-          limit: 100,
-          maxBytes: 4 * 1024 * 1024,
-        })
-      ).items;
+      for await (const page of readInventory(request =>
+        gateway.list(type(version), '', request),
+      )) {
+        for (const m of page) {
+          if (
+            (m.spec?.resource?.group ?? '') !== '' ||
+            m.spec?.resource?.resource !== 'secrets'
+          )
+            continue;
+          const migration: StorageMigration = {
+            name: m.metadata.name ?? '',
+            phase: phaseOf(m),
+          };
+          if (m.metadata.creationTimestamp)
+            migration.createdAt = m.metadata.creationTimestamp;
+          migrations.push(migration);
+        }
+      }
     } catch (err) {
-      if (err instanceof KubeApiError && err.status === 404) continue;
+      if (
+        err instanceof KubeApiError &&
+        err.status === 404 &&
+        !migrations.length
+      )
+        continue;
+      // Thousands of migrations, or a continuation that broke: the status is unknown.
+      if (err instanceof IncompleteListError)
+        throw new KryptonError('unavailable', messages.unavailable);
       throw fromKubeError(err);
     }
-    return {
+    const status: StorageMigrationStatus = {
       served: true,
-      migrations: items
-        .filter(
-          m =>
-            (m.spec?.resource?.group ?? '') === '' &&
-            m.spec?.resource?.resource === 'secrets',
-        )
-        .map(m => ({ name: m.metadata.name ?? '', phase: phaseOf(m) })),
+      version,
+      migrations,
+      manifest: storageMigrationManifest(version),
     };
+    if (options.since !== undefined)
+      status.succeededSince = migrationSucceededSince(
+        migrations,
+        options.since,
+      );
+    return status;
   }
   return { served: false, migrations: [] };
 }

@@ -1,22 +1,46 @@
 import { KryptonKeys, MANAGED_BY_VALUE, kryptonKeys } from '../annotations';
 import {
-  RestartFailureCode,
-  StorageNamespaceFailure,
+  StorageObjectKind,
   StorageObjectRef,
-  StorageRewriteFailure,
+  StorageRewriteFailureCode,
+  StorageRewriteOutcome,
+  StorageRewritePass,
   StorageRewriteResult,
-  StorageSkipped,
 } from '../dto';
-import { SNAPSHOT_NAME_PREFIX } from '../limits';
-import { INVENTORY_BUDGET, InventoryBudget, readInventory } from './inventory';
-import { namespaceNames } from './namespaces';
+import { INVENTORY_MAX_BYTES, SNAPSHOT_NAME_PREFIX } from '../limits';
 import { inPool } from './pool';
-import { RESTART_MESSAGES, classifyFailure } from './restartConsumers';
 import { readSnapshotRecord } from './snapshots';
-import { KubeApiError, KubeGateway, KubeObject, SECRETS } from './types';
+import {
+  emptyPass,
+  failureOf,
+  listed,
+  mergePass,
+  namespaceFailureOf,
+  oldKeyRetirement,
+} from './storageRewritePass';
+import {
+  KubeApiError,
+  KubeGateway,
+  KubeObject,
+  NAMESPACES,
+  Page,
+  SECRETS,
+} from './types';
+
+export * from './storageRewriteMessages';
+export {
+  STORAGE_REWRITE_MAX_LISTED,
+  oldKeyRetirement,
+} from './storageRewritePass';
 
 /** At most this many writes are in flight per run. */
 export const MAX_REWRITES_IN_FLIGHT = 4;
+
+/** Objects (or namespaces) per list page; a page is written before the next is fetched. */
+export const STORAGE_REWRITE_PAGE_SIZE = 100;
+
+/** The default time limit of a run. */
+export const STORAGE_REWRITE_TIME_LIMIT_MS = 60 * 60 * 1000;
 
 export interface StorageRewriteOptions {
   /**
@@ -26,18 +50,48 @@ export interface StorageRewriteOptions {
   gateway: KubeGateway;
   annotationPrefix: string;
   now?: () => Date;
-  budget?: InventoryBudget;
+  /** How long a run may take; it stops before the next page after that. */
+  timeLimitMs?: number;
+  /** Objects or namespaces per list page (tests use small pages). */
+  pageSize?: number;
+}
+
+/** What a run covers, and who sees it. */
+export interface StorageRewriteScope {
+  /** One namespace, already admitted; without it, every namespace `lister` may list. */
+  namespace?: string;
+  /** The caller's own identity, for the namespace list of a cluster-wide run. */
+  lister?: KubeGateway;
+  /** Whether a listed namespace is in the caller's scope; a cluster-wide run skips the others. */
+  admit?: (namespace: string) => boolean | Promise<boolean>;
+  /** Count the objects in scope, write nothing. */
+  dryRun?: boolean;
+  /** Called with each namespace's part once both its passes are done, before the next starts. */
+  onNamespace?: (part: StorageRewriteResult) => void | Promise<void>;
 }
 
 type Outcome =
-  | { kind: 'rewritten' | 'alreadyCurrent' | 'conflictsResolved' }
-  | { kind: 'failed'; code: RestartFailureCode; httpStatus?: number };
+  | { kind: Exclude<StorageRewriteOutcome, 'failed'> }
+  | { kind: 'failed'; code: StorageRewriteFailureCode; httpStatus?: number };
 
-/** What an object of Krypton's is: a live Secret, a valid snapshot, or something to leave alone. */
+/** A list that could not be read to its end: what it did not reach is unknown. */
+class ListBroken extends Error {
+  constructor(
+    readonly failure: {
+      code: StorageRewriteFailureCode;
+      httpStatus?: number;
+    },
+  ) {
+    super(`List broken (${failure.code})`);
+    this.name = 'ListBroken';
+  }
+}
+
+/** What an object of Krypton's is: a live Secret, a valid snapshot, quarantined or legacy. */
 async function classify(
   object: KubeObject,
   keys: KryptonKeys,
-): Promise<StorageObjectRef['kind'] | StorageSkipped['reason']> {
+): Promise<StorageObjectKind> {
   const { name = '', labels = {}, annotations = {} } = object.metadata;
   const historyLike =
     labels[keys.kind] !== undefined ||
@@ -48,42 +102,138 @@ async function classify(
   if (!historyLike) return 'live';
   if (await readSnapshotRecord(object, keys)) return 'snapshot';
   // Records in Krypton's current shape that fail validation are quarantined; anything older is a
-  // legacy copy. Neither is touched.
+  // legacy copy.
   return name.startsWith(SNAPSHOT_NAME_PREFIX) ||
     annotations[keys.historyFormat] !== undefined
     ? 'quarantined'
     : 'legacy';
 }
 
+/** The rewrite's code for a failed request; a 404 never reaches it (that object is gone). */
+function failureCode(
+  err: unknown,
+  step: 'list' | 'patch',
+): { code: StorageRewriteFailureCode; httpStatus?: number } {
+  if (!(err instanceof KubeApiError)) return { code: 'unavailable' };
+  if (err.reason === 'ResponseTooLarge' || err.reason === 'MalformedResponse')
+    return { code: 'incomplete_list' };
+  const httpStatus = err.status || undefined;
+  switch (err.status) {
+    case 0:
+      return { code: step === 'patch' ? 'unconfirmed' : 'unavailable' };
+    case 401:
+      return { code: 'unauthenticated', httpStatus };
+    case 403:
+      return { code: 'forbidden', httpStatus };
+    case 400:
+    case 422:
+      return { code: 'invalid_request', httpStatus };
+    case 429:
+      return { code: 'rate_limited', httpStatus };
+    default:
+      return { code: 'unavailable', httpStatus };
+  }
+}
+
 /**
- * Rewrites Krypton's own objects (managed live Secrets and their history snapshots) without
- * changing them, so that the API server stores each with the current storage version and primary
- * encryption key. Each write is a merge patch that carries only the object's UID and
- * resourceVersion: a conditional no-op. The API server writes to etcd only when the stored bytes
- * are stale, so a new resourceVersion in the answer means re-encoded, and an unchanged one means
- * already current. Immutable snapshots accept it: neither data nor anything else changes.
+ * Rewrites Krypton's own objects (managed live Secrets, their history snapshots, and the
+ * quarantined and legacy objects it labelled) without changing them, so that the API server
+ * stores each with the current storage version and primary encryption key. Each write is a
+ * merge patch that carries only the object's UID and resourceVersion: a conditional no-op. The
+ * API server writes to etcd only when the stored bytes are stale, so a new resourceVersion in the
+ * answer means re-encoded, and an unchanged one means already current. The write changes no
+ * byte, label or annotation, so immutable snapshots accept it, and a quarantined record is not
+ * turned into history by it.
+ *
+ * It reads a page of 100 objects, writes them, and only then reads the next page: memory holds
+ * one page, whatever the size of the namespace. No object budget stops it; its time limit does.
  */
 export class StorageRewrite {
   private readonly keys: KryptonKeys;
+  private readonly pageSize: number;
 
   constructor(private readonly options: StorageRewriteOptions) {
     this.keys = kryptonKeys(options.annotationPrefix);
+    this.pageSize = options.pageSize ?? STORAGE_REWRITE_PAGE_SIZE;
   }
 
   private get gateway() {
     return this.options.gateway;
   }
 
-  private budget() {
-    return this.options.budget ?? INVENTORY_BUDGET;
+  /**
+   * Whether `lister` (the caller's own identity) may list the Secrets of a namespace: a
+   * one-object metadata list as them. Krypton's identity would rewrite anything, so a run names
+   * only what the caller could have seen.
+   */
+  async mayList(lister: KubeGateway, namespace: string): Promise<boolean> {
+    try {
+      await lister.listMetadata(SECRETS, namespace, {
+        limit: 1,
+        maxBytes: INVENTORY_MAX_BYTES,
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof KubeApiError && err.status === 403) return false;
+      throw err;
+    }
   }
 
-  /** Every namespace the gateway's identity may list, within the inventory budget. */
-  async namespaces(gateway: KubeGateway = this.gateway): Promise<string[]> {
-    return namespaceNames(gateway, this.budget());
+  /**
+   * Every item of a paged list, one page at a time: `each` handles a page before the next is
+   * fetched. A continuation that expires (410) starts the list again from the top; `isDone`
+   * lets the caller pass over what it already handled. A restart is allowed only after progress
+   * (something new handled since the last one), so a list that keeps expiring ends. Throws
+   * ListBroken when the list cannot be read to its end.
+   */
+  private async paged<T extends KubeObject>(
+    fetchPage: (continueToken?: string) => Promise<Page<T>>,
+    each: (items: T[]) => Promise<void>,
+    progress: () => number,
+    onRestart: () => void,
+    pastDeadline: () => boolean,
+  ): Promise<'done' | 'deadline'> {
+    let continueToken: string | undefined;
+    let tokens = new Set<string>();
+    let progressAtRestart = -1;
+    for (;;) {
+      if (pastDeadline()) return 'deadline';
+      let page: Page<T>;
+      try {
+        page = await fetchPage(continueToken);
+      } catch (err) {
+        if (
+          continueToken !== undefined &&
+          err instanceof KubeApiError &&
+          err.status === 410 &&
+          progress() > progressAtRestart
+        ) {
+          progressAtRestart = progress();
+          continueToken = undefined;
+          tokens = new Set();
+          onRestart();
+          continue;
+        }
+        throw new ListBroken(
+          continueToken !== undefined &&
+          err instanceof KubeApiError &&
+          (err.status === 410 || err.status === 400)
+            ? { code: 'incomplete_list', httpStatus: err.status }
+            : failureCode(err, 'list'),
+        );
+      }
+      if (page.items.length > this.pageSize)
+        throw new ListBroken({ code: 'incomplete_list' });
+      await each(page.items);
+      continueToken = page.continueToken;
+      if (continueToken === undefined) return 'done';
+      if (tokens.has(continueToken))
+        throw new ListBroken({ code: 'incomplete_list' });
+      tokens.add(continueToken);
+    }
   }
 
-  private async rewriteOne(
+  private async writeOne(
     namespace: string,
     object: KubeObject,
   ): Promise<Outcome> {
@@ -99,196 +249,226 @@ export class StorageRewrite {
             : 'rewritten',
       };
     } catch (err) {
-      if (err instanceof KubeApiError && err.status === 409) {
-        // Someone else wrote the object meanwhile, which re-encoded it too: read it to be sure it
-        // is still there, then count it as done.
+      if (err instanceof KubeApiError && err.status === 404)
+        return { kind: 'gone' };
+      // 409: another revision, which another writer stored (and so re-encoded). 422: another
+      // UID, the name was deleted and created again. Either way, read what is there now.
+      if (
+        err instanceof KubeApiError &&
+        (err.status === 409 || err.status === 422)
+      ) {
         try {
-          await this.gateway.getMetadata(SECRETS, namespace, name!);
-          return { kind: 'conflictsResolved' };
+          const now = await this.gateway.getMetadata(SECRETS, namespace, name!);
+          if (now.metadata.uid !== uid) return { kind: 'gone' };
+          if (err.status === 409) return { kind: 'conflictsResolved' };
         } catch (readErr) {
-          return { kind: 'failed', ...classifyFailure(readErr, 'list') };
+          if (readErr instanceof KubeApiError && readErr.status === 404)
+            return { kind: 'gone' };
+          return { kind: 'failed', ...failureCode(readErr, 'list') };
         }
       }
-      return { kind: 'failed', ...classifyFailure(err, 'patch') };
+      return { kind: 'failed', ...failureCode(err, 'patch') };
     }
   }
 
-  /** Rewrites one namespace's objects, at most four writes in flight. */
-  async rewriteNamespace(
+  /** One pass over one namespace's Krypton-labelled Secrets. */
+  private async pass(
     namespace: string,
-    result: StorageRewriteResult,
-  ): Promise<void> {
-    const objects: Array<{
-      object: KubeObject;
-      kind: StorageObjectRef['kind'];
-    }> = [];
-    try {
-      for await (const page of readInventory(
-        request => this.gateway.listMetadata(SECRETS, namespace, request),
-        {
-          labelSelector: `${this.keys.managedBy}=${MANAGED_BY_VALUE}`,
-          budget: this.budget(),
-        },
-      )) {
-        for (const object of page) {
-          const kind = await classify(object, this.keys);
-          const name = object.metadata.name ?? '';
-          if (kind === 'legacy' || kind === 'quarantined') {
-            result.skipped.push({ namespace, name, reason: kind });
-          } else if (object.metadata.uid && object.metadata.resourceVersion) {
-            objects.push({ object, kind });
-          } else {
-            result.failed.push({
-              namespace,
-              name,
-              kind,
-              code: 'incomplete_list',
-              message: RESTART_MESSAGES.incomplete_list,
-              httpStatus: 503,
-            });
-          }
-        }
-      }
-    } catch (err) {
-      const failure = classifyFailure(err, 'list');
-      result.namespaceFailures.push(namespaceFailure(namespace, failure));
-      return;
-    }
-    const outcomes = await inPool(objects, MAX_REWRITES_IN_FLIGHT, o =>
-      this.rewriteOne(namespace, o.object),
-    );
-    outcomes.forEach((outcome, i) => {
+    dryRun: boolean,
+    pastDeadline: () => boolean,
+  ): Promise<{ pass: StorageRewritePass; stopped: boolean }> {
+    const pass = emptyPass();
+    const { counts } = pass;
+    // UIDs handled in this pass, so that a list started again after a 410 counts nothing twice.
+    const done = new Set<string>();
+    const record = (
+      object: KubeObject,
+      kind: StorageObjectKind,
+      outcome: Outcome,
+    ) => {
       const ref: StorageObjectRef = {
         namespace,
-        name: objects[i].object.metadata.name!,
-        kind: objects[i].kind,
+        name: object.metadata.name ?? '',
+        kind,
       };
-      if (outcome.kind === 'failed') {
-        const failure: StorageRewriteFailure = {
-          ...ref,
-          code: outcome.code,
-          message: RESTART_MESSAGES[outcome.code],
-        };
-        if (outcome.httpStatus !== undefined)
-          failure.httpStatus = outcome.httpStatus;
-        result.failed.push(failure);
-      } else {
-        result[outcome.kind].push(ref);
+      if (object.metadata.uid) done.add(object.metadata.uid);
+      counts.seen++;
+      if (kind === 'quarantined' || kind === 'legacy') {
+        counts[kind]++;
+        listed(pass, pass.flagged, {
+          namespace,
+          name: ref.name,
+          reason: kind,
+          outcome: outcome.kind,
+        });
       }
-    });
-  }
-
-  /**
-   * Whether `lister` (the caller's own identity) may list the Secrets of a namespace: a
-   * one-object metadata list as them. Krypton's identity would rewrite anything, so a run names
-   * only what the caller could have seen.
-   */
-  async mayList(lister: KubeGateway, namespace: string): Promise<boolean> {
+      if (outcome.kind === 'listed') return;
+      counts[outcome.kind]++;
+      if (outcome.kind === 'gone') listed(pass, pass.gone, ref);
+      if (outcome.kind === 'failed')
+        listed(pass, pass.failed, failureOf(ref, outcome));
+    };
     try {
-      await lister.listMetadata(SECRETS, namespace, {
-        limit: 1,
-        maxBytes: this.budget().maxBytes,
-      });
-      return true;
+      const ended = await this.paged(
+        continueToken =>
+          this.gateway.listMetadata(SECRETS, namespace, {
+            labelSelector: `${this.keys.managedBy}=${MANAGED_BY_VALUE}`,
+            limit: this.pageSize,
+            continueToken,
+            maxBytes: INVENTORY_MAX_BYTES,
+          }),
+        async items => {
+          const todo = items.filter(
+            o => !o.metadata.uid || !done.has(o.metadata.uid),
+          );
+          const kinds = await Promise.all(
+            todo.map(o => classify(o, this.keys)),
+          );
+          const outcomes = await inPool(
+            todo,
+            MAX_REWRITES_IN_FLIGHT,
+            async (object): Promise<Outcome> => {
+              const { name, uid, resourceVersion } = object.metadata;
+              if (!name || !uid || !resourceVersion)
+                return { kind: 'failed', code: 'malformed' };
+              if (dryRun) return { kind: 'listed' };
+              return this.writeOne(namespace, object);
+            },
+          );
+          outcomes.forEach((outcome, i) => record(todo[i], kinds[i], outcome));
+        },
+        () => done.size,
+        () => pass.listRestarts++,
+        pastDeadline,
+      );
+      if (ended === 'deadline') {
+        pass.namespaceFailures.push(
+          namespaceFailureOf(namespace, { code: 'deadline' }),
+        );
+        return { pass, stopped: true };
+      }
     } catch (err) {
-      if (err instanceof KubeApiError && err.status === 403) return false;
-      throw err;
+      if (!(err instanceof ListBroken)) throw err;
+      pass.namespaceFailures.push(namespaceFailureOf(namespace, err.failure));
     }
+    return { pass, stopped: false };
   }
 
   /**
-   * Rewrites one namespace, or every namespace that `lister` may list (the caller's identity) and
-   * `include` admits. A namespace whose inventory fails is reported and rewritten no further; the
-   * others go on.
+   * Rewrites one namespace, or every namespace that `lister` may list and `admit` admits, one
+   * namespace at a time. Each namespace whose first pass wrote anything gets a second pass, which
+   * must write nothing for the verdict to be ready. A namespace whose list fails is reported;
+   * the others go on.
    */
-  async run(scope: {
-    namespace?: string;
-    lister?: KubeGateway;
-    include?: (namespace: string) => boolean;
-  }): Promise<StorageRewriteResult> {
-    const now = () => (this.options.now?.() ?? new Date()).toISOString();
-    const result: StorageRewriteResult = {
-      startedAt: now(),
-      finishedAt: '',
-      namespaces: [],
-      rewritten: [],
-      alreadyCurrent: [],
-      conflictsResolved: [],
-      failed: [],
-      skipped: [],
-      namespaceFailures: [],
-      counts: {
-        rewritten: 0,
-        alreadyCurrent: 0,
-        conflictsResolved: 0,
-        failed: 0,
-        skipped: 0,
-      },
+  async run(scope: StorageRewriteScope): Promise<StorageRewriteResult> {
+    const now = () => this.options.now?.() ?? new Date();
+    const started = now();
+    const deadline =
+      started.getTime() +
+      (this.options.timeLimitMs ?? STORAGE_REWRITE_TIME_LIMIT_MS);
+    const pastDeadline = () => now().getTime() >= deadline;
+    const dryRun = scope.dryRun ?? false;
+    const result = newResult(started.toISOString(), dryRun);
+    let recheck: StorageRewritePass | undefined;
+    const last = { failed: 0, namespaceFailures: 0 };
+
+    const rewriteNamespace = async (namespace: string) => {
+      result.namespaces.push(namespace);
+      const part = newResult(now().toISOString(), dryRun);
+      part.namespaces = [namespace];
+      const first = await this.pass(namespace, dryRun, pastDeadline);
+      mergePass(part, first.pass);
+      let final = first.pass;
+      if (
+        !dryRun &&
+        !first.stopped &&
+        first.pass.counts.rewritten + first.pass.counts.conflictsResolved > 0
+      ) {
+        const second = await this.pass(namespace, false, pastDeadline);
+        part.recheck = second.pass;
+        final = second.pass;
+        if (second.stopped) part.stopped = 'deadline';
+      }
+      if (first.stopped) part.stopped = 'deadline';
+      const mine = {
+        failed: final.counts.failed,
+        namespaceFailures: final.namespaceFailures.filter(
+          f => f.code !== 'deadline',
+        ).length,
+      };
+      part.finishedAt = now().toISOString();
+      part.oldKeyRetirement = oldKeyRetirement(part, mine);
+      mergePass(result, part);
+      if (part.recheck) mergePass((recheck ??= emptyPass()), part.recheck);
+      if (part.stopped) result.stopped = part.stopped;
+      last.failed += mine.failed;
+      last.namespaceFailures += mine.namespaceFailures;
+      await scope.onNamespace?.(part);
     };
-    if (scope.namespace !== undefined) result.namespaces = [scope.namespace];
-    else {
+
+    if (scope.namespace !== undefined) {
+      await rewriteNamespace(scope.namespace);
+    } else {
+      const lister = scope.lister ?? this.gateway;
+      const covered = new Set<string>();
       try {
-        const listed = await this.namespaces(scope.lister);
-        result.namespaces = scope.include
-          ? listed.filter(scope.include)
-          : listed;
-      } catch (err) {
-        result.namespaceFailures.push(
-          namespaceFailure('', classifyFailure(err, 'list')),
+        const ended = await this.paged(
+          continueToken =>
+            lister.listMetadata(NAMESPACES, '', {
+              limit: this.pageSize,
+              continueToken,
+              maxBytes: INVENTORY_MAX_BYTES,
+            }),
+          async items => {
+            for (const item of items) {
+              const namespace = item.metadata.name;
+              if (!namespace || covered.has(namespace)) continue;
+              covered.add(namespace);
+              if (result.stopped) return;
+              try {
+                if (scope.admit && !(await scope.admit(namespace))) continue;
+              } catch (err) {
+                // Whether the caller may see it is unknown: not covered, and said so.
+                listed(
+                  result,
+                  result.namespaceFailures,
+                  namespaceFailureOf(namespace, failureCode(err, 'list')),
+                );
+                last.namespaceFailures++;
+                continue;
+              }
+              await rewriteNamespace(namespace);
+            }
+          },
+          () => covered.size,
+          () => result.listRestarts++,
+          () => result.stopped !== undefined || pastDeadline(),
         );
+        if (ended === 'deadline') result.stopped = 'deadline';
+      } catch (err) {
+        if (!(err instanceof ListBroken)) throw err;
+        result.namespaceFailures.push(namespaceFailureOf('', err.failure));
+        last.namespaceFailures++;
       }
     }
-    for (const namespace of result.namespaces) {
-      await this.rewriteNamespace(namespace, result);
-    }
-    result.counts = {
-      rewritten: result.rewritten.length,
-      alreadyCurrent: result.alreadyCurrent.length,
-      conflictsResolved: result.conflictsResolved.length,
-      failed: result.failed.length,
-      skipped: result.skipped.length,
-    };
-    result.finishedAt = now();
+    if (recheck) result.recheck = recheck;
+    result.finishedAt = now().toISOString();
+    result.oldKeyRetirement = oldKeyRetirement(result, last);
     return result;
   }
 }
 
-function namespaceFailure(
-  namespace: string,
-  failure: { code: RestartFailureCode; httpStatus?: number },
-): StorageNamespaceFailure {
-  const out: StorageNamespaceFailure = {
-    namespace,
-    code: failure.code,
-    message: RESTART_MESSAGES[failure.code],
+function newResult(startedAt: string, dryRun: boolean): StorageRewriteResult {
+  return {
+    startedAt,
+    finishedAt: '',
+    dryRun,
+    namespaces: [],
+    ...emptyPass(),
+    oldKeyRetirement: {
+      verdict: 'blocked',
+      reasons: [],
+      unmanagedSecrets: '',
+    },
   };
-  if (failure.httpStatus !== undefined) out.httpStatus = failure.httpStatus;
-  return out;
-}
-
-/** The part of a run that concerns one namespace, as it is kept per namespace. */
-export function rewriteResultFor(
-  result: StorageRewriteResult,
-  namespace: string,
-): StorageRewriteResult {
-  const mine = <T extends { namespace: string }>(items: T[]) =>
-    items.filter(i => i.namespace === namespace);
-  const part: StorageRewriteResult = {
-    ...result,
-    namespaces: [namespace],
-    rewritten: mine(result.rewritten),
-    alreadyCurrent: mine(result.alreadyCurrent),
-    conflictsResolved: mine(result.conflictsResolved),
-    failed: mine(result.failed),
-    skipped: mine(result.skipped),
-    namespaceFailures: mine(result.namespaceFailures),
-  };
-  part.counts = {
-    rewritten: part.rewritten.length,
-    alreadyCurrent: part.alreadyCurrent.length,
-    conflictsResolved: part.conflictsResolved.length,
-    failed: part.failed.length,
-    skipped: part.skipped.length,
-  };
-  return part;
 }

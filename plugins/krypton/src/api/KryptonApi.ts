@@ -96,19 +96,25 @@ export interface KryptonApi {
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
   /**
    * The operator's storage rewrite of Krypton's objects, in one namespace or in every namespace
-   * the caller may list. Resolves for 200 and 207 (some objects failed).
+   * the caller may list, with its verdict on retiring the old key. Resolves for 200 and 207
+   * (some objects or namespaces failed). `dryRun` counts the objects in scope and writes nothing.
    */
   runStorageRewrite(scope: {
     cluster?: string;
     namespace?: string;
+    dryRun?: boolean;
   }): Promise<StorageRewriteResult>;
   /** The last storage rewrite of each namespace of the cluster. */
   listStorageRewrites(scope: {
     cluster?: string;
   }): Promise<StorageRewriteRun[]>;
-  /** The cluster's own StorageVersionMigrations of Secrets, where it serves the API. */
+  /**
+   * The cluster's own StorageVersionMigrations of Secrets, where it serves the API; with `since`,
+   * whether one created at or after that time has succeeded.
+   */
   getStorageMigrations(scope: {
     cluster?: string;
+    since?: string;
   }): Promise<StorageMigrationStatus>;
 }
 

@@ -214,10 +214,12 @@ export class KryptonClient implements KryptonApi {
   runStorageRewrite(scope: {
     cluster?: string;
     namespace?: string;
+    dryRun?: boolean;
   }): Promise<StorageRewriteResult> {
-    const query = scope.namespace
-      ? `?${new URLSearchParams({ namespace: scope.namespace })}`
-      : '';
+    const params = new URLSearchParams();
+    if (scope.namespace) params.set('namespace', scope.namespace);
+    if (scope.dryRun) params.set('dryRun', 'true');
+    const query = params.toString() ? `?${params}` : '';
     return this.json(`${clusterPath(scope)}/storage-rewrite${query}`, {
       method: 'POST',
     });
@@ -234,7 +236,13 @@ export class KryptonClient implements KryptonApi {
 
   getStorageMigrations(scope: {
     cluster?: string;
+    since?: string;
   }): Promise<StorageMigrationStatus> {
-    return this.json(`${clusterPath(scope)}/storage-rewrite/migrations`);
+    const query = scope.since
+      ? `?${new URLSearchParams({ since: scope.since })}`
+      : '';
+    return this.json(
+      `${clusterPath(scope)}/storage-rewrite/migrations${query}`,
+    );
   }
 }
