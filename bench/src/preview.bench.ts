@@ -9,24 +9,39 @@ import {
 } from '@krypton/browser-tests';
 import { cpus, loadavg } from 'node:os';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { productionApp } from './appBuild';
 import { formatColumns, median } from './measure';
 import {
-  complexity,
+  codeBlockMarkdown,
   cutoffMarkdown,
+  listMarkdown,
   prose,
   runbookMarkdown,
+  unclosedImages,
 } from './previewText';
 
-// Render time of the value preview in Chromium, on the example portal of `./krypton start`: from
-// the click that opens a value to the first frame painted with it, for Markdown at the preview
-// limit (131,072 UTF-16 code units), the raw-text fallback one code unit above it, and the raw
-// text of a plain value of the same size (the baseline).
+// Render time of the value preview in Chromium, in both builds of the example portal: the
+// development build that `./krypton start` serves, and the production build (`backstage-cli
+// package build` of the app) that the example backend's app plugin serves as a deployment does.
+// From the click that opens a value to the first frame painted with all of it, for Markdown at
+// the preview limit (131,072 UTF-16 code units), the raw-text fallback one code unit above it, and
+// the raw text of a plain value of the same size (the baseline of each build); with the delay of
+// key presses sent while it renders.
 
 const LIMIT = 131_072;
 const WARMUP = 2;
 const RUNS = 20;
 /** A case is measured again when the dev server rebuilt the app while it ran. */
 const ATTEMPTS = 3;
+/** The gap between two key presses sent while a preview renders, in ms. */
+const KEY_GAP = 20;
+/** MAX_ELEMENTS of the preview (plugins/krypton/.../values/markdownParse.ts). */
+const MAX_ELEMENTS = 16_384;
+
+interface Build {
+  name: 'development' | 'production';
+  context: BrowserContext;
+}
 
 type Button = 'Expand value' | 'Raw';
 
@@ -54,15 +69,28 @@ interface Run {
   longestFrame: number;
   /** Of that frame: style, layout and paint. */
   frameRender: number;
+  /** The longest wait of a key press sent during the run for its keydown handler, in ms. */
+  inputDelay: number;
+  /** How many key presses were handled during the run. */
+  inputs: number;
 }
 
 // The panel of an expanded row spans the table's five columns.
 const PANEL = 'td[colspan="5"]';
+// The Markdown preview says aria-busy="true" until its last slice is committed.
+const DONE = `${PANEL} [aria-busy="false"]`;
+/**
+ * A block of a finished Markdown preview. The second form matches the preview from before it
+ * rendered in slices (no aria-busy; a build of an older commit given in KRYPTON_BENCH_APP_DIST).
+ */
+const done = (tag: string) =>
+  `${DONE} ${tag}, ${PANEL} div:not([aria-busy]) > ${tag}`;
 
 function cases(): Case[] {
   const plain = prose(LIMIT);
   const markdown = runbookMarkdown(LIMIT);
-  const list: Case[] = [
+  const images = `# Broken images\n\n${unclosedImages(LIMIT - 17)}`;
+  return [
     {
       name: 'plain text @131,072, Raw (baseline)',
       secret: 'bench-preview-plain',
@@ -89,12 +117,12 @@ function cases(): Case[] {
       selector: 'pre[aria-label="Raw value of runbook.md"]',
     },
     {
-      name: 'Markdown @131,072, Expand (Auto: Markdown)',
+      name: 'Markdown runbook @131,072, Expand',
       secret: 'bench-preview-md',
       key: 'runbook.md',
       value: markdown,
       button: 'Expand value',
-      selector: `${PANEL} h2`,
+      selector: done('h2'),
       expectText: 'Detected: Markdown',
     },
     {
@@ -107,43 +135,71 @@ function cases(): Case[] {
       expectText: `This value is larger than 131,072 characters, so it is shown as raw text.`,
     },
     {
-      name: 'Markdown @131,072 at the cutoff, Expand',
+      name: 'checklist @131,072 (2,048 linked items, the old cutoff)',
       secret: 'bench-preview-md-cutoff',
       key: 'audit.md',
       value: cutoffMarkdown(LIMIT),
       button: 'Expand value',
-      selector: `${PANEL} ul`,
+      selector: done('ul'),
       expectText: 'Detected: Markdown',
     },
     {
-      name: 'Markdown @131,072 over the cutoff, Expand',
-      secret: 'bench-preview-md-over-cutoff',
-      key: 'audit.md',
-      value: cutoffMarkdown(LIMIT, true),
+      name: 'code block @131,072 (a diff; over the old cutoff)',
+      secret: 'bench-preview-md-code',
+      key: 'change.md',
+      value: codeBlockMarkdown(LIMIT),
       button: 'Expand value',
-      selector: `${PANEL} pre[aria-label="Raw Markdown text"]`,
-      expectText: 'too many lists, quotes or brackets',
+      selector: `${DONE} code.language-diff`,
+      expectText: 'Detected: Markdown',
     },
     {
-      name: 'Markdown @65,536, Expand',
+      name: `list at the element budget (${(MAX_ELEMENTS - 2).toLocaleString(
+        'en-US',
+      )} items)`,
+      secret: 'bench-preview-md-budget',
+      key: 'hosts.md',
+      value: listMarkdown(MAX_ELEMENTS - 2),
+      button: 'Expand value',
+      selector: `${DONE} ul`,
+      expectText: 'Detected: Markdown',
+    },
+    {
+      name: 'list one element over the budget (raw)',
+      secret: 'bench-preview-md-over-budget',
+      key: 'hosts.md',
+      value: listMarkdown(MAX_ELEMENTS - 1),
+      button: 'Expand value',
+      selector: `${PANEL} pre[aria-label="Raw Markdown text"]`,
+      expectText: 'too many Markdown elements',
+    },
+    {
+      name: 'unclosed "![" @131,072 (slowest parse found)',
+      secret: 'bench-preview-md-images',
+      key: 'images.md',
+      value: images,
+      button: 'Expand value',
+      selector: `${DONE} p`,
+      expectText: 'Detected: Markdown',
+    },
+    {
+      name: 'Markdown runbook @65,536, Expand',
       secret: 'bench-preview-md-64k',
       key: 'runbook.md',
       value: runbookMarkdown(65_536),
       button: 'Expand value',
-      selector: `${PANEL} h2`,
+      selector: done('h2'),
       expectText: 'Detected: Markdown',
     },
     {
-      name: 'Markdown @16,384, Expand',
+      name: 'Markdown runbook @16,384, Expand',
       secret: 'bench-preview-md-16k',
       key: 'runbook.md',
       value: runbookMarkdown(16_384),
       button: 'Expand value',
-      selector: `${PANEL} h2`,
+      selector: done('h2'),
       expectText: 'Detected: Markdown',
     },
   ];
-  return list;
 }
 
 /**
@@ -196,6 +252,13 @@ async function timedRun(page: Page, c: Case): Promise<Run> {
           });
         });
 
+      // Key presses are sent from outside the page every few ms while the run lasts; each one
+      // waits for the main thread, and that wait is what a user feels as a slow page.
+      const keys: Array<{ at: number; delay: number }> = [];
+      const onKey = (e: KeyboardEvent) =>
+        keys.push({ at: e.timeStamp, delay: performance.now() - e.timeStamp });
+      window.addEventListener('keydown', onKey, true);
+
       let committed = NaN;
       const mutations = new MutationObserver(() => {
         if (Number.isNaN(committed) && document.querySelector(selector)) {
@@ -216,6 +279,7 @@ async function timedRun(page: Page, c: Case): Promise<Run> {
         }
       }
       mutations.disconnect();
+      window.removeEventListener('keydown', onKey, true);
       if (Number.isNaN(end)) throw new Error(`${selector} never appeared`);
 
       // Entries are delivered after the frame that they describe.
@@ -232,7 +296,10 @@ async function timedRun(page: Page, c: Case): Promise<Run> {
         (a, b) => (a && a.duration >= b.duration ? a : b),
         undefined,
       );
+      const runKeys = keys.filter(k => k.at >= t0 && k.at <= end);
       return {
+        inputDelay: Math.max(0, ...runKeys.map(k => k.delay)),
+        inputs: runKeys.length,
         total: end - t0,
         dom: committed - t0,
         longestTask: Math.max(0, ...runTasks.map(e => e.duration)),
@@ -245,6 +312,23 @@ async function timedRun(page: Page, c: Case): Promise<Run> {
     },
     { key: c.key, button: c.button, selector: c.selector },
   );
+}
+
+/** Runs one timed run while key presses go to the page every KEY_GAP ms. */
+async function runWithKeys(page: Page, c: Case): Promise<Run> {
+  let running = true;
+  const presses = (async () => {
+    while (running) {
+      await page.keyboard.press('Shift');
+      await new Promise(r => setTimeout(r, KEY_GAP));
+    }
+  })();
+  try {
+    return await timedRun(page, c);
+  } finally {
+    running = false;
+    await presses;
+  }
 }
 
 /** Back to the masked row: Hide closes the panel too. Then a full GC and a quiet moment. */
@@ -291,7 +375,7 @@ async function measureCase(context: BrowserContext, c: Case): Promise<Run[]> {
       try {
         for (let i = 0; i < WARMUP + RUNS && !rebuilt; i++) {
           await reset(page, c);
-          const run = await timedRun(page, c);
+          const run = await runWithKeys(page, c);
           if (i === 0) await verify(page, c);
           if (i >= WARMUP) runs.push(run);
         }
@@ -338,23 +422,64 @@ const p = (values: number[], q: number) => {
   return sorted[Math.max(0, Math.ceil((q / 100) * sorted.length) - 1)];
 };
 
+/**
+ * A browser context signed in as the demo's guest on the portal at `url`: the production build
+ * is served by the backend, on its own origin.
+ */
+async function signedInAt(
+  browser: Browser,
+  url: string,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+    baseURL: url,
+  });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  await page.goto('/');
+  const enter = page.getByRole('button', { name: 'Enter' });
+  await enter.click();
+  await enter.waitFor({ state: 'detached' });
+  await page.close();
+  return context;
+}
+
 describe('preview', () => {
   let portal: PortalStack | undefined;
   let browser: Browser | undefined;
-  let context: BrowserContext;
+  let builds: Build[] = [];
+  let appNote = '';
 
   beforeAll(async () => {
+    // Before the portal starts: its backend's app plugin serves what it finds at startup.
+    const app = await productionApp();
+    if (app.from) {
+      appNote = `The production build is the one given in KRYPTON_BENCH_APP_DIST (${app.from}), not of this tree.`;
+    } else if (app.built) {
+      appNote = `The production build was made in this run (${Math.round(
+        app.buildMs / 1000,
+      )} s).`;
+    } else {
+      appNote =
+        'The production build came from .cache/bench/app-production (its sources are unchanged).';
+    }
     const started = Date.now();
     portal = await startPortalStack();
     provideStack(portal.info);
     process.stdout.write(
       `\n[bench] portal ready at ${portal.info.appUrl} in ${
         Date.now() - started
-      } ms\n`,
+      } ms; ${appNote}\n`,
     );
     browser = await launchBrowser();
-    context = await signedInContext(browser);
-  }, 15 * 60_000);
+    builds = [
+      { name: 'development', context: await signedInContext(browser) },
+      {
+        name: 'production',
+        context: await signedInAt(browser, portal.info.backendUrl),
+      },
+    ];
+  }, 30 * 60_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -362,9 +487,14 @@ describe('preview', () => {
   }, 120_000);
 
   it(
-    'renders Markdown at the limit, the fallback above it and raw text',
+    'renders Markdown at the limit, the fallback above it and raw text, in both builds',
     async () => {
-      const all = cases();
+      // KRYPTON_BENCH_PREVIEW_CASES=<regular expression>: only the cases it matches, and the
+      // baseline.
+      const only = process.env.KRYPTON_BENCH_PREVIEW_CASES;
+      const all = cases().filter(
+        (c, i) => i === 0 || !only || new RegExp(only).test(c.name),
+      );
       const secrets = new Map<string, Record<string, string>>();
       for (const c of all) {
         secrets.set(c.secret, { ...secrets.get(c.secret), [c.key]: c.value });
@@ -374,62 +504,52 @@ describe('preview', () => {
       }
 
       const loadBefore = loadavg()[0];
-      const results = new Map<Case, Run[]>();
+      // Case by case, both builds in turn, so that a slow stretch of the machine falls on both.
+      const results = new Map<string, Run[]>();
+      const keyOf = (b: Build, c: Case) => `${b.name}\u0000${c.name}`;
       for (const c of all) {
-        results.set(c, await measureCase(context, c));
+        for (const b of builds) {
+          results.set(keyOf(b, c), await measureCase(b.context, c));
+        }
       }
       const loadAfter = loadavg()[0];
 
-      const baseline = results.get(all[0])!.map(r => r.total);
-      const base50 = p(baseline, 50);
-      const base95 = p(baseline, 95);
-      const timeRows = all.map(c => {
-        const total = results.get(c)!.map(r => r.total);
-        const { markers, brackets } = complexity(c.value);
-        return [
-          c.name,
-          c.value.length.toLocaleString('en-US'),
-          `${markers}/${brackets}`,
-          ms(p(total, 50)),
-          ms(p(total, 95)),
-          (p(total, 50) / base50).toFixed(2),
-          (p(total, 95) / base95).toFixed(2),
-        ];
-      });
-      const threadRows = all.map(c => {
-        const runs = results.get(c)!;
-        return [
-          c.name,
-          ms(median(runs.map(r => r.dom))),
-          longMs(median(runs.map(r => r.longestTask))),
-          longMs(Math.max(...runs.map(r => r.longestTask))),
-          longMs(median(runs.map(r => r.longestFrame))),
-          longMs(median(runs.map(r => r.frameRender))),
-        ];
-      });
-      const ratio = (c: Case) => {
-        const total = results.get(c)!.map(r => r.total);
-        return `p50 ×${(p(total, 50) / base50).toFixed(2)}, p95 ×${(
-          p(total, 95) / base95
-        ).toFixed(2)}`;
-      };
-      process.stdout.write(
-        `\n${formatColumns(
-          `Preview render in ${browser!.version()} (headless), ${new Date().toISOString()}, ${
-            cpus().length
-          } cores; ${RUNS} runs after ${WARMUP} warm-ups per case, click to first paint, ms (ratios against the baseline)`,
-          [
-            'case',
-            'code units',
-            'markers/brackets',
-            'p50 ms',
-            'p95 ms',
-            '× p50',
-            '× p95',
-          ],
+      const totals = (b: Build, c: Case) =>
+        results.get(keyOf(b, c))!.map(r => r.total);
+      const tables = builds.map(b => {
+        const base50 = p(totals(b, all[0]), 50);
+        const base95 = p(totals(b, all[0]), 95);
+        const timeRows = all.map(c => {
+          const total = totals(b, c);
+          return [
+            c.name,
+            c.value.length.toLocaleString('en-US'),
+            ms(p(total, 50)),
+            ms(p(total, 95)),
+            (p(total, 50) / base50).toFixed(2),
+            (p(total, 95) / base95).toFixed(2),
+          ];
+        });
+        const threadRows = all.map(c => {
+          const runs = results.get(keyOf(b, c))!;
+          return [
+            c.name,
+            ms(median(runs.map(r => r.dom))),
+            longMs(median(runs.map(r => r.longestTask))),
+            longMs(Math.max(...runs.map(r => r.longestTask))),
+            longMs(median(runs.map(r => r.longestFrame))),
+            longMs(median(runs.map(r => r.frameRender))),
+            ms(median(runs.map(r => r.inputDelay))),
+            ms(Math.max(...runs.map(r => r.inputDelay))),
+            String(median(runs.map(r => r.inputs))),
+          ];
+        });
+        return `${formatColumns(
+          `${b.name} build: click to the first paint with all of the value, ms (ratios against this build's baseline)`,
+          ['case', 'code units', 'p50 ms', 'p95 ms', '× p50', '× p95'],
           timeRows,
         )}\n\n${formatColumns(
-          'Main thread per run (medians, ms; longest task max over all runs)',
+          `${b.name} build: main thread per run (medians, ms; "max" over all runs)`,
           [
             'case',
             'click→DOM',
@@ -437,20 +557,47 @@ describe('preview', () => {
             'longest task max',
             'longest frame',
             'of it rendering',
+            'key delay',
+            'key delay max',
+            'keys',
           ],
           threadRows,
+        )}`;
+      });
+      const dev = builds[0];
+      const prod = builds[1];
+      const summaryRows = all.map(c => {
+        const d = p(totals(dev, c), 50);
+        const q = p(totals(prod, c), 50);
+        return [
+          c.name,
+          ms(d),
+          (d / p(totals(dev, all[0]), 50)).toFixed(2),
+          ms(q),
+          (q / p(totals(prod, all[0]), 50)).toFixed(2),
+          (q / d).toFixed(2),
+        ];
+      });
+      process.stdout.write(
+        `\n${tables.join('\n\n')}\n\n${formatColumns(
+          `Preview render in ${browser!.version()} (headless), ${new Date().toISOString()}, ${
+            cpus().length
+          } cores; ${RUNS} runs after ${WARMUP} warm-ups per case and build; p50 ms, × the same build's raw-text baseline`,
+          ['case', 'dev p50', 'dev ×', 'prod p50', 'prod ×', 'prod / dev'],
+          summaryRows,
           [
             '',
-            `Markdown@131,072 / raw@131,072: ${ratio(all[3])}`,
-            `fallback@131,073 / raw@131,072: ${ratio(all[4])}`,
-            'The portal is the development build of `backstage-cli repo start` (React in development mode).',
-            `Load average (1 min; includes this run's portal start-up) before and after measuring: ${loadBefore.toFixed(
+            "development: the dev server of `backstage-cli repo start` (React in development mode); production: `yarn workspace app build`, served by the example backend's app plugin.",
+            `Key presses go to the page every ${KEY_GAP} ms during each run; "key delay" is the longest wait of one for its keydown handler (event time to handler).`,
+            'Long tasks and long animation frames are reported by Chromium only from 50 ms.',
+            appNote,
+            `Load average (1 min; includes this run's build and portal start-up) before and after measuring: ${loadBefore.toFixed(
               2,
             )}, ${loadAfter.toFixed(2)}.`,
           ],
         )}\n`,
       );
     },
-    60 * 60_000,
+    90 * 60_000,
   );
 });

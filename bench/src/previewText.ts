@@ -162,10 +162,9 @@ SELECT usename, valuntil FROM pg_user WHERE usename = 'ledger_rack_${g + 1}';
 }
 
 /**
- * A runbook right at the complexity cutoff of the Markdown preview: 2,048 list markers and 8,192
- * brackets (32 checklists of 64 linked items), the most that is still parsed as Markdown. With
- * `overCutoff`, the final paragraph becomes one more list item (2,049 markers, same length), and
- * the preview shows the raw text instead.
+ * A runbook at the former complexity cutoff of the Markdown preview: 2,048 list markers and 8,192
+ * brackets (32 checklists of 64 linked items), the most that react-markdown was still given. With
+ * `overCutoff`, the final paragraph becomes one more list item (2,049 markers, same length).
  */
 export function cutoffMarkdown(length: number, overCutoff = false): string {
   const title = `# Quarterly credential audit — ledger racks
@@ -186,24 +185,55 @@ Tick every host of every rack once it answers with the new credential.
   );
 }
 
-// The same counts as the preview's markdownTooComplex (plugins/krypton/.../values/markdown.tsx).
-const CONTAINER_PREFIX =
-  /^[ \t]*(?:(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]*)+/gm;
-const CONTAINER_MARKER = />|[-*+]|\d{1,9}[.)]/g;
+/**
+ * A tight list of `items` one-word items under a heading: every item is one rendered element, so
+ * this is the densest document that the preview still renders at a given element count.
+ */
+export function listMarkdown(items: number): string {
+  const out = ['# Hosts\n\n'];
+  for (let i = 0; i < items; i++) out.push(`- ${i % 10}\n`);
+  return out.join('');
+}
 
-/** The list and quote markers and the brackets that the preview's complexity cutoff counts. */
-export function complexity(text: string): {
-  markers: number;
-  brackets: number;
-} {
-  let brackets = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x5b || code === 0x5d) brackets++;
+/**
+ * A note with one large code block of exactly `length` code units: the diff of a configuration
+ * file, whose lines start with list, quote and number markers and hold brackets. The old
+ * complexity cutoffs (2,048 markers, 8,192 brackets) counted those and showed the raw text.
+ */
+export function codeBlockMarkdown(length: number): string {
+  const head =
+    '# Config change CHG-4711\n\nApplied with `kubectl apply`:\n\n```diff\n';
+  const tail = '```\n';
+  const lines: string[] = [];
+  let size = head.length + tail.length;
+  for (let i = 0; ; i++) {
+    const line = [
+      `- replicas: [${i % 7}, ${(i + 3) % 7}]\n`,
+      `+ replicas: [${(i + 1) % 7}, ${(i + 4) % 7}]\n`,
+      `> kubectl -n team-${i % 5} get deploy/api-${i}\n`,
+      `${(i % 9) + 1}. rollout [ok]\n`,
+    ][i % 4];
+    if (size + line.length > length) break;
+    lines.push(line);
+    size += line.length;
   }
-  let markers = 0;
-  for (const prefix of text.matchAll(CONTAINER_PREFIX)) {
-    markers += prefix[0].match(CONTAINER_MARKER)?.length ?? 0;
+  // The last line is padded with spaces to the exact length.
+  const pad = length - size;
+  if (lines.length > 0 && pad > 0) {
+    const last = lines.length - 1;
+    lines[last] = `${lines[last].slice(0, -1)}${' '.repeat(pad)}\n`;
   }
-  return { markers, brackets };
+  const text = `${head}${lines.join('')}${tail}`;
+  if (text.length !== length) {
+    throw new Error(`code block of ${text.length}, not ${length}`);
+  }
+  return text;
+}
+
+/**
+ * The slowest shape found for the parser at the limit: `length` code units of "![", image
+ * openers that never close (one paragraph of text once parsed).
+ */
+export function unclosedImages(length: number): string {
+  return '!['.repeat(Math.ceil(length / 2)).slice(0, length);
 }

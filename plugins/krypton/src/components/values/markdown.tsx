@@ -1,9 +1,25 @@
-import Link from '@material-ui/core/Link';
+import {
+  TranslationFunction,
+  useTranslationRef,
+} from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
-import { useMemo } from 'react';
-import ReactMarkdown, { Components } from 'react-markdown';
-import rehypeSanitize from 'rehype-sanitize';
+import {
+  Fragment,
+  ReactNode,
+  createElement,
+  memo,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import {
+  MarkdownDocument,
+  MarkdownNode,
+  MarkdownPiece,
+  parseMarkdown,
+} from './markdownParse';
 import { RawText } from './RawText';
 
 /** The only schemes a preview link may use; everything else is shown as text. */
@@ -26,76 +42,6 @@ export function safeLinkHref(href: string | undefined): string | undefined {
   }
 }
 
-/** How an image is described instead of being loaded. */
-export function describeImage(
-  alt: string | undefined,
-  src: string | undefined,
-): string {
-  return `Image: ${alt || 'no description'} (${
-    src || 'no address'
-  }) — not loaded`;
-}
-
-/**
- * The Markdown parser under react-markdown 8 (micromark 3) slows down faster than linearly with
- * list items, quote nesting and brackets: within the 131,072-character limit, 32,768 one-line list
- * items took 46 s to parse in Node and 131,072 "]" took 88 s. Below these counts a value parses in
- * about a second; no real note in a Secret comes near them.
- */
-const MAX_CONTAINER_MARKERS = 2048;
-const MAX_BRACKETS = 8192;
-
-// The container prefix of a line: quote markers and list markers, in any nesting. Each repetition
-// consumes a marker, so matching is linear.
-const CONTAINER_PREFIX =
-  /^[ \t]*(?:(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]*)+/gm;
-const CONTAINER_MARKER = />|[-*+]|\d{1,9}[.)]/g;
-
-/** Whether parsing the value as Markdown could freeze the page; it is then shown raw instead. */
-export function markdownTooComplex(text: string): boolean {
-  let brackets = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x5b || code === 0x5d) brackets++;
-  }
-  if (brackets > MAX_BRACKETS) return true;
-  let markers = 0;
-  for (const prefix of text.matchAll(CONTAINER_PREFIX)) {
-    markers += prefix[0].match(CONTAINER_MARKER)?.length ?? 0;
-    if (markers > MAX_CONTAINER_MARKERS) return true;
-  }
-  return false;
-}
-
-interface MdNode {
-  type: string;
-  value?: string;
-  children?: MdNode[];
-}
-
-// Parents whose children are blocks; elsewhere an html node is inline.
-const BLOCK_PARENTS = new Set(['root', 'blockquote', 'listItem']);
-
-function htmlToCode(node: MdNode): void {
-  if (!node.children) return;
-  const block = BLOCK_PARENTS.has(node.type);
-  node.children = node.children.map(child => {
-    if (child.type === 'html') {
-      return { type: block ? 'code' : 'inlineCode', value: child.value ?? '' };
-    }
-    htmlToCode(child);
-    return child;
-  });
-}
-
-/**
- * remark plugin: raw HTML becomes code, so a reader sees what the value contains while the markup
- * is never parsed (no rehype-raw). rehype-sanitize would drop it silently otherwise.
- */
-function remarkHtmlAsCode() {
-  return (tree: MdNode) => htmlToCode(tree);
-}
-
 const useStyles = makeStyles(theme => ({
   root: {
     overflowWrap: 'anywhere',
@@ -104,6 +50,18 @@ const useStyles = makeStyles(theme => ({
       padding: theme.spacing(1),
       backgroundColor: theme.palette.background.default,
     },
+    // The browser skips style, layout and paint of the blocks outside the viewport until they
+    // come near it; they stay in the page for find-in-page and assistive technology.
+    '& > *': {
+      'content-visibility': 'auto',
+      'contain-intrinsic-size': 'auto 3em',
+    },
+  },
+  // Material UI's Link, as one class: its component costs per link, and a runbook has hundreds.
+  link: {
+    color: theme.palette.primary.main,
+    textDecoration: 'none',
+    '&:hover, &:focus-visible': { textDecoration: 'underline' },
   },
   image: {
     fontStyle: 'italic',
@@ -111,65 +69,268 @@ const useStyles = makeStyles(theme => ({
   },
 }));
 
-const ImageAsText = ({ alt, src }: { alt?: string; src?: string }) => {
-  const classes = useStyles();
-  return <span className={classes.image}>{describeImage(alt, src)}</span>;
-};
+type Translate = TranslationFunction<typeof kryptonTranslationRef.T>;
 
-const components: Components = {
-  // Never an <a> with an unsafe href; a live link opens only when activated, in a new tab without
-  // opener or referrer, so the target page learns neither Backstage's window nor the URL.
-  a: ({ href, title, children }) => {
-    const safe = safeLinkHref(href);
-    if (!safe) return <span>{children}</span>;
-    return (
-      <Link
-        href={safe}
-        title={title}
-        target="_blank"
-        rel="noopener noreferrer"
-        referrerPolicy="no-referrer"
-      >
-        {children}
-      </Link>
+// The tags that a node may become: the block and inline elements of CommonMark that the GitHub
+// schema of rehype-sanitize allowed before. A token's own tag is never rendered as such.
+const ELEMENTS: Readonly<Record<string, string>> = {
+  blockquote_open: 'blockquote',
+  bullet_list_open: 'ul',
+  list_item_open: 'li',
+  em_open: 'em',
+  strong_open: 'strong',
+};
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** The alt text of an image: its label's text without markup, as a screen reader would read it. */
+function plainText(nodes: MarkdownNode[]): string {
+  return nodes
+    .map(({ token, children }) => {
+      if (token.type === 'softbreak' || token.type === 'hardbreak') return ' ';
+      if (token.type === 'image') return plainText(children);
+      return token.nesting === 0 ? token.content : plainText(children);
+    })
+    .join('');
+}
+
+/** A fence's language as a class name, as the sanitizer kept it ("language-bash"), or none. */
+function languageClass(info: string): string | undefined {
+  const language = info.trim().split(/\s/, 1)[0];
+  return /^[\w#+.-]{1,64}$/.test(language) ? `language-${language}` : undefined;
+}
+
+interface RenderContext {
+  t: Translate;
+  imageClass: string;
+  linkClass: string;
+}
+
+/**
+ * One node as React elements. Text only ever becomes a text node, which React escapes; raw HTML
+ * is shown as code; links keep an address only through safeLinkHref; images are described.
+ */
+function renderNode(
+  node: MarkdownNode,
+  key: number,
+  context: RenderContext,
+  inner?: ReactNode,
+): ReactNode {
+  const { token } = node;
+  // `inner` stands for the children of a container rendered over several slices.
+  const children = () =>
+    inner ?? node.children.map((child, i) => renderNode(child, i, context));
+  switch (token.type) {
+    case 'text':
+      return token.content;
+    case 'softbreak':
+      return '\n';
+    case 'hardbreak':
+      return <br key={key} />;
+    case 'hr':
+      return <hr key={key} />;
+    case 'code_inline':
+    case 'html_inline':
+      return <code key={key}>{token.content}</code>;
+    case 'code_block':
+    case 'html_block':
+    case 'fence':
+      return (
+        <pre key={key}>
+          <code
+            className={
+              token.type === 'fence' ? languageClass(token.info) : undefined
+            }
+          >
+            {token.content}
+          </code>
+        </pre>
+      );
+    case 'paragraph_open':
+      // The paragraphs of a tight list are not shown as such.
+      return token.hidden ? (
+        <Fragment key={key}>{children()}</Fragment>
+      ) : (
+        <p key={key}>{children()}</p>
+      );
+    case 'heading_open':
+      return createElement(
+        HEADINGS.has(token.tag) ? token.tag : 'p',
+        { key },
+        children(),
+      );
+    case 'ordered_list_open': {
+      const start = Number(token.attrGet('start') ?? 1);
+      return (
+        <ol key={key} start={Number.isSafeInteger(start) ? start : undefined}>
+          {children()}
+        </ol>
+      );
+    }
+    case 'link_open': {
+      // Never an <a> with an unsafe href; a live link opens only when activated, in a new tab
+      // without opener or referrer, so the target page learns neither Backstage's window nor the
+      // URL.
+      const safe = safeLinkHref(token.attrGet('href') ?? undefined);
+      if (!safe) return <span key={key}>{children()}</span>;
+      return (
+        <a
+          key={key}
+          className={context.linkClass}
+          href={safe}
+          title={token.attrGet('title') ?? undefined}
+          target="_blank"
+          rel="noopener noreferrer"
+          referrerPolicy="no-referrer"
+        >
+          {children()}
+        </a>
+      );
+    }
+    case 'image': {
+      // Never an <img>: loading it would reveal the viewer to whoever controls the address.
+      const alt = plainText(node.children);
+      const src = token.attrGet('src');
+      return (
+        <span key={key} className={context.imageClass}>
+          {context.t('preview.markdown.image', {
+            alt: alt || context.t('preview.markdown.imageNoDescription'),
+            src: src || context.t('preview.markdown.imageNoAddress'),
+          })}
+        </span>
+      );
+    }
+    case 'inline':
+      return <Fragment key={key}>{children()}</Fragment>;
+    default: {
+      const tag = ELEMENTS[token.type];
+      if (tag) return createElement(tag, { key }, children());
+      // Nothing else comes out of the CommonMark preset; anything would be shown as its text.
+      return token.nesting === 1 ? (
+        <Fragment key={key}>{children()}</Fragment>
+      ) : (
+        token.content
+      );
+    }
+  }
+}
+
+/** A whole top-level block. Memoized: adding the next slice does not render it again. */
+const Block = memo(
+  ({ node, context }: { node: MarkdownNode; context: RenderContext }) => (
+    <>{renderNode(node, 0, context)}</>
+  ),
+);
+
+/** Some children of a container that is rendered over several slices; memoized too. */
+const ChildRange = memo(
+  ({
+    node,
+    from,
+    to,
+    context,
+  }: {
+    node: MarkdownNode;
+    from: number;
+    to: number;
+    context: RenderContext;
+  }) => (
+    <>
+      {node.children
+        .slice(from, to)
+        .map((child, i) => renderNode(child, from + i, context))}
+    </>
+  ),
+);
+
+/** The pieces shown so far, a container split over slices as one element with its ranges. */
+function renderPieces(
+  pieces: MarkdownPiece[],
+  context: RenderContext,
+): ReactNode[] {
+  const out: ReactNode[] = [];
+  for (let i = 0; i < pieces.length; ) {
+    const { index, block, range } = pieces[i];
+    if (!range) {
+      out.push(<Block key={index} node={block} context={context} />);
+      i++;
+      continue;
+    }
+    const ranges: ReactNode[] = [];
+    for (; i < pieces.length && pieces[i].index === index; i++) {
+      const r = pieces[i].range!;
+      ranges.push(
+        <ChildRange
+          key={r.from}
+          node={block}
+          from={r.from}
+          to={r.to}
+          context={context}
+        />,
+      );
+    }
+    out.push(
+      <Fragment key={index}>{renderNode(block, 0, context, ranges)}</Fragment>,
     );
-  },
-  // Never an <img>: loading it would reveal the viewer to whoever controls the address.
-  img: ({ alt, src }) => <ImageAsText alt={alt} src={src} />,
+  }
+  return out;
+}
+
+/**
+ * A parsed document, one slice per task: the first at once, each next one after the previous was
+ * committed, so that the page answers input and paints between them. aria-busy stays true until
+ * the last slice is in.
+ */
+const SlicedDocument = ({ document }: { document: MarkdownDocument }) => {
+  const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  const [progress, setProgress] = useState({ document, shown: 1 });
+  // A new document starts again from its first slice.
+  const shown = progress.document === document ? progress.shown : 1;
+  if (progress.document !== document) setProgress({ document, shown });
+  const total = document.slices.length;
+  useEffect(() => {
+    if (shown >= total) return undefined;
+    const timer = setTimeout(
+      () => setProgress({ document, shown: shown + 1 }),
+      0,
+    );
+    return () => clearTimeout(timer);
+  }, [document, shown, total]);
+  const context = useMemo(
+    () => ({ t, imageClass: classes.image, linkClass: classes.link }),
+    [t, classes.image, classes.link],
+  );
+  return (
+    <div className={classes.root} aria-busy={shown < total}>
+      {renderPieces(document.slices.slice(0, shown).flat(), context)}
+    </div>
+  );
 };
 
 export interface MarkdownPreviewProps {
   text: string;
 }
 
-/** Markdown through react-markdown and rehype-sanitize's default (GitHub) schema. */
+/**
+ * Markdown as CommonMark, parsed by markdown-it on the main thread (linear in the value; the
+ * preview bench's runbook at the size limit parses in about 20 ms) and rendered from its tokens
+ * into a fixed set of elements: no raw HTML, only http, https and mailto links, no images loaded.
+ * A document with too many elements or containers nested too deeply is shown as raw text.
+ */
 export const MarkdownPreview = ({ text }: MarkdownPreviewProps) => {
-  const classes = useStyles();
-  const tooComplex = useMemo(() => markdownTooComplex(text), [text]);
-  if (tooComplex) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  const parsed = useMemo(() => parseMarkdown(text), [text]);
+  if (!parsed.ok) {
     return (
       <>
         <Typography variant="body2" paragraph>
-          This value has too many lists, quotes or brackets to preview as
-          Markdown; showing the raw text.
+          {parsed.reason === 'elements'
+            ? t('preview.markdown.tooManyElements')
+            : t('preview.markdown.tooDeep')}
         </Typography>
-        <RawText text={text} label="Raw Markdown text" />
+        <RawText text={text} label={t('preview.markdown.rawLabel')} />
       </>
     );
   }
-  return (
-    <div className={classes.root}>
-      <ReactMarkdown
-        remarkPlugins={[remarkHtmlAsCode]}
-        rehypePlugins={[rehypeSanitize]}
-        components={components}
-        // The component above is the gate; this keeps unsafe hrefs out of the tree entirely.
-        transformLinkUri={href => safeLinkHref(href) ?? ''}
-        // Shown as text only, so the address is kept as written for the description.
-        transformImageUri={src => src}
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+  return <SlicedDocument document={parsed.document} />;
 };

@@ -1,0 +1,203 @@
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
+import { renderInTestApp } from '@backstage/test-utils';
+import { screen, waitFor } from '@testing-library/react';
+import { MarkdownPreview } from './markdown';
+import { MAX_ELEMENTS, MAX_NESTING, parseMarkdown } from './markdownParse';
+
+/** A value of exactly the preview limit, made of `unit` repeated. */
+const fill = (unit: string) =>
+  unit
+    .repeat(Math.ceil(PREVIEW_LIMIT_CODE_UNITS / unit.length))
+    .slice(0, PREVIEW_LIMIT_CODE_UNITS);
+
+const reasonOf = (text: string) => {
+  const parsed = parseMarkdown(text);
+  return parsed.ok ? 'ok' : parsed.reason;
+};
+
+describe('parseMarkdown', () => {
+  it('counts rendered elements against a fixed budget', () => {
+    // A tight list item is one element: its paragraph is not rendered.
+    const items = (n: number) => '- a\n'.repeat(n);
+    expect(reasonOf(items(MAX_ELEMENTS - 1))).toBe('ok');
+    expect(reasonOf(items(MAX_ELEMENTS))).toBe('elements');
+    const parsed = parseMarkdown(items(10));
+    expect(parsed.ok && parsed.document.elements).toBe(11);
+  });
+
+  it('refuses containers nested to the cap instead of showing a part', () => {
+    const quotes = (n: number) => `${'> '.repeat(n)}deep\n\nafter\n`;
+    expect(reasonOf(quotes(MAX_NESTING - 2))).toBe('ok');
+    expect(reasonOf(quotes(MAX_NESTING - 1))).toBe('nesting');
+    expect(reasonOf(fill('>'))).toBe('nesting');
+    expect(reasonOf(fill('- '))).toBe('ok');
+  });
+
+  it('keeps a large code block whatever its lines look like', () => {
+    // Diff lines, prompts, numbered output and brackets: the old cutoffs counted them all.
+    const line = '- [old] value\n+ [new] value\n> echo [x]\n1. [y]\n';
+    const body = line.repeat(
+      Math.floor((PREVIEW_LIMIT_CODE_UNITS - 20) / line.length),
+    );
+    const text = `# Diff\n\n\`\`\`\n${body}\`\`\`\n`;
+    const parsed = parseMarkdown(text);
+    expect(parsed.ok && parsed.document.elements).toBe(2);
+  });
+
+  it('parses hostile shapes at the size limit, or refuses them for their size', () => {
+    for (const unit of [']', '[', '![', '[]', '_a', '`', '<a', '&#', '\\']) {
+      expect(reasonOf(fill(unit))).toBe('ok');
+    }
+    // 65,536 emphasised letters.
+    expect(reasonOf(fill('*a'))).toBe('elements');
+  });
+
+  it('splits a long document into slices of top-level blocks, in order', () => {
+    const text = Array.from(
+      { length: 400 },
+      (_, i) => `## Section ${i}\n\n- one\n- two\n- three\n`,
+    ).join('\n');
+    const parsed = parseMarkdown(text);
+    if (!parsed.ok) throw new Error('not parsed');
+    const { slices } = parsed.document;
+    expect(slices.length).toBeGreaterThan(1);
+    const headings = slices
+      .flat()
+      .filter(piece => piece.block.token.type === 'heading_open');
+    expect(headings.map(piece => piece.index)).toEqual(
+      Array.from({ length: 400 }, (_, i) => i * 2),
+    );
+    expect(headings[399].block.children[0].children[0].token.content).toBe(
+      'Section 399',
+    );
+  });
+
+  it('splits a long top-level list into ranges of its items', () => {
+    const parsed = parseMarkdown(`# Hosts\n\n${'- host\n'.repeat(5000)}`);
+    if (!parsed.ok) throw new Error('not parsed');
+    const ranges = parsed.document.slices
+      .flat()
+      .filter(piece => piece.index === 1)
+      .map(piece => piece.range!);
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(ranges[0].from).toBe(0);
+    for (let i = 1; i < ranges.length; i++) {
+      expect(ranges[i].from).toBe(ranges[i - 1].to);
+    }
+    expect(ranges[ranges.length - 1].to).toBe(5000);
+  });
+});
+
+describe('MarkdownPreview', () => {
+  it('renders every slice, then says it is no longer busy', async () => {
+    const text = Array.from(
+      { length: 400 },
+      (_, i) => `## Section ${i}\n\nText of *section* ${i}.\n`,
+    ).join('\n');
+    const { container } = await renderInTestApp(
+      <MarkdownPreview text={text} />,
+    );
+    const parsed = parseMarkdown(text);
+    expect(parsed.ok && parsed.document.slices.length).toBeGreaterThan(1);
+    await screen.findByRole('heading', { name: 'Section 399' });
+    await waitFor(() =>
+      expect(container.querySelector('[aria-busy="false"]')).not.toBeNull(),
+    );
+    expect(container.querySelectorAll('h2')).toHaveLength(400);
+    expect(container.querySelectorAll('em')).toHaveLength(400);
+  });
+
+  it('renders a list split over slices as one list with every item', async () => {
+    const text = `# Hosts\n\n${Array.from(
+      { length: 3000 },
+      (_, i) => `- host ${i}\n`,
+    ).join('')}`;
+    const { container } = await renderInTestApp(
+      <MarkdownPreview text={text} />,
+    );
+    await waitFor(
+      () =>
+        expect(container.querySelector('[aria-busy="false"]')).not.toBeNull(),
+      { timeout: 10_000 },
+    );
+    expect(container.querySelectorAll('ul')).toHaveLength(1);
+    const items = container.querySelectorAll('ul > li');
+    expect(items).toHaveLength(3000);
+    expect(items[2999].textContent).toBe('host 2999');
+  });
+
+  it('keeps entity-encoded, autolinked and upper-case unsafe schemes inert', async () => {
+    const text = [
+      '[entity](&#106;avascript:alert(1))',
+      '[upper](JAVASCRIPT:alert(2))',
+      '<javascript:alert(3)>',
+      '[spaced]( javascript:alert(4) )',
+      '[protocol-relative](//evil.example/x)',
+      '[titled](https://example.com/t "A title")',
+    ].join('\n\n');
+    const { container } = await renderInTestApp(
+      <MarkdownPreview text={text} />,
+    );
+    for (const name of ['entity', 'upper', 'spaced', 'protocol-relative']) {
+      expect(screen.getByText(name).closest('a')).toBeNull();
+    }
+    // The test looks for the unsafe scheme on purpose.
+    // eslint-disable-next-line no-script-url
+    expect(screen.getByText('javascript:alert(3)').closest('a')).toBeNull();
+    expect(container.querySelectorAll('a')).toHaveLength(1);
+    const titled = screen.getByRole('link', { name: 'titled' });
+    expect(titled).toHaveAttribute('href', 'https://example.com/t');
+    expect(titled).toHaveAttribute('title', 'A title');
+    expect(titled).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('shows raw HTML as code and never lets markup reach an attribute', async () => {
+    const text = [
+      '```bash onload="alert(1)" class="x"',
+      'echo hi',
+      '```',
+      '',
+      '```"><img src=x onerror=alert(2)>',
+      'echo there',
+      '```',
+      '',
+      'Text with <a href="javascript:alert(3)">inline html</a> inside.',
+      '',
+      '<div onclick="alert(4)">',
+      '*not emphasis*',
+      '</div>',
+      '',
+      '![alt *with* `code`](javascript:alert(5) "title")',
+    ].join('\n');
+    const { container } = await renderInTestApp(
+      <MarkdownPreview text={text} />,
+    );
+    const codes = Array.from(container.querySelectorAll('pre code'));
+    expect(codes.map(code => code.className)).toEqual([
+      'language-bash',
+      '',
+      '',
+    ]);
+    expect(container.querySelector('img, div[onclick], a')).toBeNull();
+    expect(screen.getByText('<a href="javascript:alert(3)">').tagName).toBe(
+      'CODE',
+    );
+    expect(codes[2].textContent).toContain('*not emphasis*');
+    expect(
+      screen.getByText(
+        'Image: alt with code (javascript:alert(5)) — not loaded',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('explains why a value too deeply nested is shown raw', async () => {
+    const text = `${'> '.repeat(MAX_NESTING)}deep`;
+    await renderInTestApp(<MarkdownPreview text={text} />);
+    expect(
+      screen.getByText(/nests quotes or lists too deeply/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('group', { name: 'Raw Markdown text' }).textContent,
+    ).toBe(text);
+  });
+});
