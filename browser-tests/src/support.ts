@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -54,25 +55,44 @@ export function launchBrowser(): Promise<Browser> {
 /**
  * A browser context signed in as the demo's guest (user:default/guest of team-a), allowed to use
  * the clipboard so that Copy can be checked against what it really wrote.
+ *
+ * The first context of a stack signs in through the sign-in page and keeps the browser state
+ * that the sign-in left (the guest provider's choice in local storage, and cookies); later
+ * contexts start from it, as a returning browser does, and the app signs them in on their first
+ * page load instead of loading the sign-in page once more.
  */
 export async function signedInContext(
   browser: Browser,
 ): Promise<BrowserContext> {
-  const { appUrl } = stack();
+  const { appUrl, signInStateFile } = stack();
+  const saved =
+    signInStateFile && existsSync(signInStateFile)
+      ? signInStateFile
+      : undefined;
   const context = await browser.newContext({
     viewport: { width: 1400, height: 1000 },
     baseURL: appUrl,
+    storageState: saved,
   });
   // The portal's dev server and backend share two cores with the browser: give each wait room.
   context.setDefaultTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: appUrl,
   });
+  if (saved) return context;
   const page = await context.newPage();
   await page.goto('/');
   const enter = page.getByRole('button', { name: 'Enter' });
   await enter.click();
   await enter.waitFor({ state: 'detached' });
+  if (signInStateFile) {
+    // Renamed into place, so that a reader never sees half of it; it holds the guest's session.
+    const partial = `${signInStateFile}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(await context.storageState()), {
+      mode: 0o600,
+    });
+    renameSync(partial, signInStateFile);
+  }
   await page.close();
   return context;
 }

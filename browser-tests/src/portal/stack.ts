@@ -1,5 +1,11 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ControlPlane, binDir, startControlPlane } from '@krypton/kube-testenv';
@@ -17,6 +23,11 @@ export interface PortalStackInfo {
   kubectl: string;
   /** Screenshots and the portal's log go here (ignored by git). */
   artifactsDir: string;
+  /**
+   * Where the first signed-in browser context of this stack keeps the guest's browser state for
+   * the later ones; absent, every context signs in through the sign-in page.
+   */
+  signInStateFile?: string;
 }
 
 export const STACK_ENV = 'KRYPTON_BROWSER_STACK';
@@ -41,7 +52,7 @@ async function waitFor(
       throw new Error(`the portal exited before ${what}; see ${logFile}`);
     }
     if (await probe().catch(() => false)) return;
-    await new Promise(r => setTimeout(r, 1000));
+    await new Promise(r => setTimeout(r, 250));
   }
   throw new Error(`${what} did not happen in ${timeoutMs} ms; see ${logFile}`);
 }
@@ -89,6 +100,9 @@ export async function startPortalStack(): Promise<PortalStack> {
   mkdirSync(artifactsDir, { recursive: true });
   const workDir = join(repoRoot, '.cache/browser-tests');
   mkdirSync(workDir, { recursive: true });
+  // A sign-in belongs to the portal that issued it: each stack starts without one.
+  const signInStateFile = join(workDir, 'guest-sign-in.json');
+  rmSync(signInStateFile, { force: true });
 
   let controlPlane: ControlPlane | undefined;
   let portal: ChildProcess | undefined;
@@ -115,13 +129,16 @@ export async function startPortalStack(): Promise<PortalStack> {
     const state = controlPlane.state;
     const kubectl = join(binDir(), 'kubectl');
     const adminKubeconfig = state.identities.admin.kubeconfig;
-    await execFileAsync(kubectl, [
+    // The portal reads nothing of the demo namespace while it starts: seed it meanwhile.
+    const seeded = execFileAsync(kubectl, [
       '--kubeconfig',
       adminKubeconfig,
       'apply',
       '-f',
       join(repoRoot, 'examples/demo-cluster.yaml'),
     ]);
+    // Awaited below; until then, a failure is kept for that await rather than left unhandled.
+    seeded.catch(() => undefined);
 
     const [appPort, backendPort] = [await freePort(), await freePort()];
     const appUrl = `http://localhost:${appPort}`;
@@ -200,8 +217,16 @@ export async function startPortalStack(): Promise<PortalStack> {
       logFile,
       300_000,
     );
+    await seeded;
     return {
-      info: { appUrl, backendUrl, adminKubeconfig, kubectl, artifactsDir },
+      info: {
+        appUrl,
+        backendUrl,
+        adminKubeconfig,
+        kubectl,
+        artifactsDir,
+        signInStateFile,
+      },
       stop,
     };
   } catch (e) {

@@ -12,6 +12,10 @@
  * effect, so both answer the same (503 unavailable, or the history messages, never 429), and a
  * snapshot delete without an answer is confirmed by reading the snapshot again. The two variants
  * differ only in what the cluster holds afterwards.
+ *
+ * The cases run a few at a time, each on a lane of its own (a proxy and the two backends behind
+ * it), so that most of the deadlines the timeouts wait out overlap; a lane serves one case at a
+ * time, and every case has Secrets of its own.
  */
 import {
   FaultAction,
@@ -35,12 +39,15 @@ import {
   startKryptonBackend,
 } from './__testUtils__/testBackend';
 import { b64, hash32 } from './__testUtils__/history';
+import { FixturePool } from './__testUtils__/pool';
 
 const KEYS = kryptonKeys('krypton.io');
 /** The history limit of the second backend, for the runs that prune. */
 const LIMIT = 2;
 /** The backends' deadline of one Kubernetes request (krypton.kubernetes.requestTimeoutMs). */
 const DEADLINE_MS = 600;
+/** Fault cases in flight at once, each on a lane of its own. */
+const LANES = 4;
 
 type OpName =
   | 'update'
@@ -343,6 +350,13 @@ function expectedFailure(
   return { status: 503, body: { error, ...progress } };
 }
 
+/** A fault proxy and the two backends behind it: the default history limit, and LIMIT. */
+interface Lane {
+  proxy: FaultProxy;
+  main: KryptonTestBackend;
+  limited: KryptonTestBackend;
+}
+
 interface Observed {
   op: OpName;
   index: number;
@@ -360,19 +374,22 @@ interface Observed {
 describe('history writes under injected Kubernetes faults', () => {
   const ns = useTestNamespace();
   const admin = new AdminClient();
-  let proxy: FaultProxy;
-  let main: KryptonTestBackend;
-  let limited: KryptonTestBackend;
+  /** The lane of the tests that run one at a time; it is also the pool's first lane. */
+  let first: Lane;
+  // Kept apart from the lanes, so that afterAll also ends what a lane that failed to start began.
+  const proxies: FaultProxy[] = [];
+  const backends: KryptonTestBackend[] = [];
+  let pool: FixturePool<Lane>;
   const fixtures = new Map<string, Fixture>();
   const observed: Observed[] = [];
   const started = Date.now();
 
   const base = () => `/api/krypton/namespaces/${ns.name}/secrets`;
   const apiPath = () => `/api/v1/namespaces/${ns.name}/secrets`;
-  const backendOf = (spec: OpSpec) => (spec.limited ? limited : main);
-  const serverOf = (spec: OpSpec) => backendOf(spec).server;
-  const get = (name: string) =>
-    request(main.server)
+  const backendOf = (lane: Lane, spec: OpSpec) =>
+    spec.limited ? lane.limited : lane.main;
+  const get = (lane: Lane, name: string) =>
+    request(lane.main.server)
       .get(`${base()}/${name}`)
       .set('Authorization', as('root'));
   const put = (
@@ -386,8 +403,12 @@ describe('history writes under injected Kubernetes faults', () => {
       .send(body);
 
   /** A fresh Secret that went through `count` states through the API (history v1..v<count-1>). */
-  async function setup(name: string, count: number): Promise<Fixture> {
-    const created = await request(main.server)
+  async function setup(
+    lane: Lane,
+    name: string,
+    count: number,
+  ): Promise<Fixture> {
+    const created = await request(lane.main.server)
       .post(base())
       .set('Authorization', as('root'))
       .send({ name, data: { k: `${name}-s1` } });
@@ -401,7 +422,7 @@ describe('history writes under injected Kubernetes faults', () => {
       ],
     };
     for (let v = 2; v <= count; v++) {
-      const res = await put(main.server, name, {
+      const res = await put(lane.main.server, name, {
         resourceVersion: fx.states[v - 2].rv,
         data: { k: textOf(fx, v) },
       });
@@ -416,8 +437,8 @@ describe('history writes under injected Kubernetes faults', () => {
     return fx;
   }
 
-  function run(spec: OpSpec, fx: Fixture, resourceVersion: string) {
-    const server = serverOf(spec);
+  function run(lane: Lane, spec: OpSpec, fx: Fixture, resourceVersion: string) {
+    const server = backendOf(lane, spec).server;
     if (spec.kind === 'update') {
       return put(server, fx.name, {
         resourceVersion,
@@ -574,18 +595,19 @@ describe('history writes under injected Kubernetes faults', () => {
    * retry: the reload answers 404.
    */
   async function retryAfterFault(
+    lane: Lane,
     spec: OpSpec,
     fx: Fixture,
     live: 'old' | 'new' | 'gone',
   ): Promise<string> {
-    const reload = await get(fx.name);
+    const reload = await get(lane, fx.name);
     if (live === 'gone') {
       expect(reload.status).toBe(404);
       return 'none (reload: 404, already deleted)';
     }
     expect(reload.status).toBe(200);
     expect(reload.body.uid).toBe(fx.uid);
-    const again = await run(spec, fx, reload.body.resourceVersion);
+    const again = await run(lane, spec, fx, reload.body.resourceVersion);
     expect(again.status).toBe(200);
     if (spec.kind === 'delete') {
       expect(again.body).toEqual({ status: 'deleted', history: 'cleaned' });
@@ -604,10 +626,6 @@ describe('history writes under injected Kubernetes faults', () => {
 
   beforeAll(async () => {
     const state = testClusterState();
-    proxy = await startFaultProxy({
-      target: state.server,
-      caFile: state.caFile || undefined,
-    });
     const identity = {
       kubernetes: {
         identity: 'serviceAccount',
@@ -615,16 +633,36 @@ describe('history writes under injected Kubernetes faults', () => {
         serviceAccountMode: { namespaces: [ns.name] },
       },
     };
-    [main, limited] = await Promise.all([
-      startKryptonBackend(identity, { clusterUrl: proxy.url }),
-      startKryptonBackend(
-        { ...identity, historyLimit: LIMIT },
-        { clusterUrl: proxy.url },
-      ),
-    ]);
+    const startLane = async (): Promise<Lane> => {
+      const proxy = await startFaultProxy({
+        target: state.server,
+        caFile: state.caFile || undefined,
+      });
+      proxies.push(proxy);
+      const [main, limited] = await Promise.all(
+        [{}, { historyLimit: LIMIT }].map(async extra => {
+          const backend = await startKryptonBackend(
+            { ...identity, ...extra },
+            { clusterUrl: proxy.url },
+          );
+          backends.push(backend);
+          return backend;
+        }),
+      );
+      return { proxy, main, limited };
+    };
+    const ready = await Promise.all(Array.from({ length: LANES }, startLane));
+    first = ready[0];
+    pool = new FixturePool(ready);
   });
-  afterEach(() => proxy.clear());
+  afterEach(() => proxies.forEach(proxy => proxy.clear()));
   afterAll(async () => {
+    // Concurrent cases finish in any order; the table keeps the matrix's.
+    const order = (o: Observed) =>
+      CASES.findIndex(
+        c => c[0] === o.op && c[1] === o.index && c[4] === o.fault,
+      );
+    observed.sort((a, b) => order(a) - order(b));
     const rows = observed.map(
       o =>
         `| ${o.op} | ${o.index}/${o.total} | ${o.step} | ${o.fault} | ${
@@ -655,8 +693,8 @@ describe('history writes under injected Kubernetes faults', () => {
         '',
       ].join('\n'),
     );
-    await Promise.all([main?.stop(), limited?.stop()]);
-    await proxy?.close();
+    await Promise.all(backends.map(backend => backend.stop()));
+    await Promise.all(proxies.map(proxy => proxy.close()));
     admin.close();
   });
 
@@ -664,10 +702,10 @@ describe('history writes under injected Kubernetes faults', () => {
     'records the Kubernetes requests of %s without faults',
     async op => {
       const spec = OPS[op];
-      const fx = await setup(`seq-${spec.short}`, spec.states);
-      proxy.resetRecordings();
-      const res = await run(spec, fx, fx.states[spec.states - 1].rv);
-      const recorded = [...proxy.requests];
+      const fx = await setup(first, `seq-${spec.short}`, spec.states);
+      first.proxy.resetRecordings();
+      const res = await run(first, spec, fx, fx.states[spec.states - 1].rv);
+      const recorded = [...first.proxy.requests];
       expect(res.status).toBe(200);
       const steps = recorded.map(r => classify(r, fx));
       process.stdout.write(
@@ -713,105 +751,114 @@ describe('history writes under injected Kubernetes faults', () => {
     },
   );
 
-  it.each(CASES)(
+  // Each case holds a lane of its own until it ends, and leaves no rule behind on it.
+  it.concurrent.each(CASES)(
     '%s: request %i of %i (%s) fails with %s',
-    async (op, index, _total, step, fault) => {
-      const spec = OPS[op];
-      const stepIdx = index - 1;
-      const fx = await setup(
-        `${spec.short}-${index}-${FAULTS[fault].short}`,
-        spec.states,
-      );
-      const c = spec.states;
+    (op, index, _total, step, fault) =>
+      pool.use(async lane => {
+        try {
+          const { proxy } = lane;
+          const spec = OPS[op];
+          const stepIdx = index - 1;
+          const fx = await setup(
+            lane,
+            `${spec.short}-${index}-${FAULTS[fault].short}`,
+            spec.states,
+          );
+          const c = spec.states;
 
-      // Only the index-th request fails: earlier requests of the same step pass through a rule
-      // that is used up first (rules are tried newest first).
-      const match = matcher(step, fx);
-      const faultRule: FaultRule = {
-        ...match,
-        action: FAULTS[fault].action,
-        times: 1,
-      };
-      proxy.inject(faultRule);
-      const earlier = spec.steps.slice(0, stepIdx).filter(s => s === step);
-      const passRule: FaultRule = {
-        ...match,
-        action: { delayMs: 0 },
-        times: earlier.length,
-      };
-      if (earlier.length > 0) proxy.inject(passRule);
-      proxy.resetRecordings();
-      const sink = backendOf(spec).sink;
-      const logged = sink.lines.length;
-      const began = Date.now();
-      const res = await run(spec, fx, fx.states[c - 1].rv);
-      const ms = Date.now() - began;
-      const made = proxy.requests.map(r => classify(r, fx));
-      proxy.clear();
+          // Only the index-th request fails: earlier requests of the same step pass through a rule
+          // that is used up first (rules are tried newest first).
+          const match = matcher(step, fx);
+          const faultRule: FaultRule = {
+            ...match,
+            action: FAULTS[fault].action,
+            times: 1,
+          };
+          proxy.inject(faultRule);
+          const earlier = spec.steps.slice(0, stepIdx).filter(s => s === step);
+          const passRule: FaultRule = {
+            ...match,
+            action: { delayMs: 0 },
+            times: earlier.length,
+          };
+          if (earlier.length > 0) proxy.inject(passRule);
+          proxy.resetRecordings();
+          const sink = backendOf(lane, spec).sink;
+          const logged = sink.lines.length;
+          const began = Date.now();
+          const res = await run(lane, spec, fx, fx.states[c - 1].rv);
+          const ms = Date.now() - began;
+          const made = proxy.requests.map(r => classify(r, fx));
+          proxy.clear();
 
-      // A request without an answer is logged with its reason: the deadline, or the lost
-      // connection. A timeout ends the run at the deadline: not before, and not at the 30 s
-      // default.
-      const unanswered = FAULTS[fault].unanswered;
-      expect(
-        sink.lines
-          .slice(logged)
-          .filter(line => line.includes(' answered nothing '))
-          .map(line => /\(([A-Za-z]+)\)/.exec(line)?.[1]),
-      ).toEqual(unanswered ? [unanswered] : []);
-      expect(ms).toBeGreaterThanOrEqual(
-        unanswered === 'Timeout' ? DEADLINE_MS : 0,
-      );
-      expect(ms).toBeLessThan(5 * DEADLINE_MS);
+          // A request without an answer is logged with its reason: the deadline, or the lost
+          // connection. A timeout ends the run at the deadline: not before, and not at the 30 s
+          // default.
+          const unanswered = FAULTS[fault].unanswered;
+          expect(
+            sink.lines
+              .slice(logged)
+              .filter(line => line.includes(' answered nothing '))
+              .map(line => /\(([A-Za-z]+)\)/.exec(line)?.[1]),
+          ).toEqual(unanswered ? [unanswered] : []);
+          expect(ms).toBeGreaterThanOrEqual(
+            unanswered === 'Timeout' ? DEADLINE_MS : 0,
+          );
+          expect(ms).toBeLessThan(5 * DEADLINE_MS);
 
-      expect(faultRule.times).toBe(0);
-      expect(passRule.times).toBe(0);
-      const expectedMade = requestsUpTo(spec.steps, stepIdx, fault);
-      expect(made).toEqual(expectedMade);
+          expect(faultRule.times).toBe(0);
+          expect(passRule.times).toBe(0);
+          const expectedMade = requestsUpTo(spec.steps, stepIdx, fault);
+          expect(made).toEqual(expectedMade);
 
-      // The documented status.
-      const landed = succeedsAnyway(step, fault);
-      expect(
-        landed
-          ? { status: res.status }
-          : { status: res.status, body: res.body },
-      ).toEqual(
-        landed ? { status: 200 } : expectedFailure(spec, stepIdx, fault),
-      );
+          // The documented status.
+          const landed = succeedsAnyway(step, fault);
+          expect(
+            landed
+              ? { status: res.status }
+              : { status: res.status, body: res.body },
+          ).toEqual(
+            landed ? { status: 200 } : expectedFailure(spec, stepIdx, fault),
+          );
 
-      // Nothing lost: the live Secret is the old state, or the new one only when the final
-      // write itself landed before the reset; every snapshot is valid, none is duplicated.
-      const after = effects(
-        spec,
-        expectedMade,
-        FAULTS[fault].applied ? -1 : stepIdx,
-      );
-      // Only the final write, applied before its answer was lost, can have landed, or the whole
-      // run when only a snapshot delete lost its answer.
-      expect(after.live !== 'old').toBe(
-        landed || (FAULTS[fault].applied && stepIdx === spec.steps.length - 1),
-      );
-      await expectStored(spec, fx, after);
+          // Nothing lost: the live Secret is the old state, or the new one only when the final
+          // write itself landed before the reset; every snapshot is valid, none is duplicated.
+          const after = effects(
+            spec,
+            expectedMade,
+            FAULTS[fault].applied ? -1 : stepIdx,
+          );
+          // Only the final write, applied before its answer was lost, can have landed, or the whole
+          // run when only a snapshot delete lost its answer.
+          expect(after.live !== 'old').toBe(
+            landed ||
+              (FAULTS[fault].applied && stepIdx === spec.steps.length - 1),
+          );
+          await expectStored(spec, fx, after);
 
-      // A reload and retry converge.
-      const retry = await retryAfterFault(spec, fx, after.live);
-      await expectStored(spec, fx, {
-        live: spec.kind === 'delete' ? 'gone' : 'new',
-        snapshots: spec.finalSnapshots,
-      });
-      observed.push({
-        op,
-        index,
-        total: spec.steps.length,
-        step,
-        fault,
-        status: res.status,
-        history: res.body.history,
-        ms,
-        live: after.live === 'old' ? 'unchanged' : `${after.live} (landed)`,
-        retry,
-      });
-    },
+          // A reload and retry converge.
+          const retry = await retryAfterFault(lane, spec, fx, after.live);
+          await expectStored(spec, fx, {
+            live: spec.kind === 'delete' ? 'gone' : 'new',
+            snapshots: spec.finalSnapshots,
+          });
+          observed.push({
+            op,
+            index,
+            total: spec.steps.length,
+            step,
+            fault,
+            status: res.status,
+            history: res.body.history,
+            ms,
+            live: after.live === 'old' ? 'unchanged' : `${after.live} (landed)`,
+            retry,
+          });
+        } finally {
+          lane.proxy.clear();
+        }
+      }),
   );
 
   it('restore at the limit prunes oldest-first, its target included: a failed PUT keeps the state it rolled back from', async () => {
@@ -832,22 +879,23 @@ describe('history writes under injected Kubernetes faults', () => {
       ],
       finalSnapshots: [2, 3],
     };
-    const fx = await setup('rsl-target-pruned', spec.states);
+    const { proxy } = first;
+    const fx = await setup(first, 'rsl-target-pruned', spec.states);
     proxy.inject({
       ...matcher('PUT live', fx),
       action: FAULTS['respond 500'].action,
       times: 1,
     });
     proxy.resetRecordings();
-    const res = await run(spec, fx, fx.states[2].rv);
+    const res = await run(first, spec, fx, fx.states[2].rv);
     const made = proxy.requests.map(r => classify(r, fx));
     proxy.clear();
     expect(made).toEqual(spec.steps);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ error: messages.unavailable });
     await expectStored(spec, fx, { live: 'old', snapshots: [2, 3] });
-    const reload = await get(fx.name);
-    const retry = await run(spec, fx, reload.body.resourceVersion);
+    const reload = await get(first, fx.name);
+    const retry = await run(first, spec, fx, reload.body.resourceVersion);
     expect(retry.status).toBe(404);
     expect(retry.body).toEqual({ error: messages.versionNotFound });
     await expectStored(spec, fx, { live: 'old', snapshots: [2, 3] });

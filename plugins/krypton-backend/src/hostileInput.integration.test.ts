@@ -1526,6 +1526,12 @@ describe('hostile input over HTTP', () => {
         ],
         [{ method: 'GET', path: '/api/krypton/config?x=1' }, 400],
         [{ method: 'GET', path: '/api/krypton/config?x' }, 400],
+        [{ method: 'GET', path: '/api/krypton/namespaces?x=1' }, 400],
+        [{ method: 'GET', path: '/api/krypton/namespaces?limit=1' }, 400],
+        [
+          { method: 'GET', path: '/api/krypton/clusters/test/namespaces?x=1' },
+          400,
+        ],
         [{ method: 'GET', path: '/api/krypton/storage-rewrite/last?x=1' }, 400],
         [
           {
@@ -1710,7 +1716,10 @@ describe('hostile input over HTTP', () => {
 
     interface RouteCase {
       call: Call;
-      /** The answer with or without forged headers: successes, or the 409 of a stale revision. */
+      /**
+       * The answer with or without forged headers: successes, the 409 of a stale revision, or the
+       * 403 of a namespace list, which alice's RBAC does not allow (no forged group may lift it).
+       */
       status: number;
       /** Whether the route calls Kubernetes at all. */
       upstream: boolean;
@@ -1749,6 +1758,16 @@ describe('hostile input over HTTP', () => {
         status: 409,
         upstream: true,
       },
+      namespaces: {
+        call: { method: 'GET', path: '/api/krypton/namespaces' },
+        status: 403,
+        upstream: true,
+      },
+      'clusters/test/namespaces': {
+        call: { method: 'GET', path: '/api/krypton/clusters/test/namespaces' },
+        status: 403,
+        upstream: true,
+      },
       ...Object.fromEntries(
         NAMED_ROUTES.map(route => [
           route.route,
@@ -1771,7 +1790,8 @@ describe('hostile input over HTTP', () => {
       'storage-rewrite/last': {
         call: { method: 'GET', path: '/api/krypton/storage-rewrite/last' },
         status: 200,
-        upstream: false,
+        // Each stored namespace is shown only after a check that the caller may list it.
+        upstream: true,
       },
       'storage-rewrite/migrations': {
         call: {

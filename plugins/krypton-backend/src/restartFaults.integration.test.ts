@@ -14,6 +14,10 @@
  * (../shared/spec/restart-consumers-api.txt), patch exactly the workloads it reports as requested
  * (plus, after a fault past forwarding, the one it reports as unconfirmed), change nothing else,
  * and a retry without faults must request every match.
+ *
+ * The cases run a few at a time, each on a lane of its own: a namespace with the same workloads,
+ * a proxy and a backend. A lane serves one case at a time, so each case sees only its own
+ * requests, log lines and restarts, while the deadlines that the timeouts wait out overlap.
  */
 import {
   FaultAction,
@@ -25,6 +29,7 @@ import {
   useTestNamespace,
 } from '@krypton/kube-testenv';
 import request from 'supertest';
+import { FixturePool } from './__testUtils__/pool';
 import { AdminClient, eventually } from './__testUtils__/rbac';
 import {
   KryptonTestBackend,
@@ -40,6 +45,8 @@ import {
 
 /** The backend's deadline of one Kubernetes request (krypton.kubernetes.requestTimeoutMs). */
 const DEADLINE_MS = 600;
+/** Fault cases in flight at once, each on a lane of its own. */
+const LANES = 3;
 const SECRET = 'db';
 const RESTARTED_AT = 'krypton.io/restarted-at';
 const KINDS: Kind[] = ['Deployment', 'StatefulSet', 'DaemonSet'];
@@ -393,6 +400,13 @@ interface ClusterView {
   secret: { resourceVersion: string; data: unknown };
 }
 
+/** A namespace with the consumers, the bystander and the fillers, and a backend behind a proxy. */
+interface Lane {
+  ns: { readonly name: string };
+  proxy: FaultProxy;
+  krypton: KryptonTestBackend;
+}
+
 interface Observed {
   step: string;
   fault: FaultName;
@@ -403,14 +417,18 @@ interface Observed {
 }
 
 describe('restart-consumers under injected Kubernetes faults', () => {
-  const ns = useTestNamespace();
+  const namespaces = Array.from({ length: LANES }, () => useTestNamespace());
   const admin = new AdminClient();
-  let proxy: FaultProxy;
-  let krypton: KryptonTestBackend;
+  /** The lane of the test that runs alone; it is also the pool's first lane. */
+  let first: Lane;
+  // Kept apart from the lanes, so that afterAll also ends what a lane that failed to start began.
+  const proxies: FaultProxy[] = [];
+  const backends: KryptonTestBackend[] = [];
+  let pool: FixturePool<Lane>;
   const observed: Observed[] = [];
   const started = Date.now();
 
-  const restart = () =>
+  const restart = ({ krypton, ns }: Lane) =>
     request(krypton.server)
       .post(
         `/api/krypton/namespaces/${ns.name}/secrets/${SECRET}/restart-consumers`,
@@ -418,7 +436,7 @@ describe('restart-consumers under injected Kubernetes faults', () => {
       .set('Authorization', as('root'));
 
   /** Names a recorded request as a step. */
-  function classify(r: RecordedRequest): string {
+  function classify({ ns }: Lane, r: RecordedRequest): string {
     if (r.path === `/api/v1/namespaces/${ns.name}/secrets/${SECRET}`)
       return `${r.method} secret`;
     if (
@@ -440,7 +458,10 @@ describe('restart-consumers under injected Kubernetes faults', () => {
   }
 
   /** A rule that hits exactly this step's request. */
-  function matcher(step: string): Pick<FaultRule, 'method' | 'path'> {
+  function matcher(
+    { ns }: Lane,
+    step: string,
+  ): Pick<FaultRule, 'method' | 'path'> {
     const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     if (step === 'PROVE secret') {
       return {
@@ -476,7 +497,7 @@ describe('restart-consumers under injected Kubernetes faults', () => {
     };
   }
 
-  async function view(): Promise<ClusterView> {
+  async function view({ ns }: Lane): Promise<ClusterView> {
     const workloads = new Map<string, StoredWorkload>();
     for (const kind of KINDS) {
       const res = await admin.transport.request({
@@ -547,19 +568,22 @@ describe('restart-consumers under injected Kubernetes faults', () => {
     expect(after.secret).toEqual(before.secret);
   }
 
-  beforeAll(async () => {
+  /** Starts a lane on its namespace and waits until its backend can read the Secret there. */
+  async function startLane(ns: { readonly name: string }): Promise<Lane> {
     const state = testClusterState();
-    proxy = await startFaultProxy({
+    const proxy = await startFaultProxy({
       target: state.server,
       caFile: state.caFile || undefined,
     });
-    krypton = await startKryptonBackend(
+    proxies.push(proxy);
+    const krypton = await startKryptonBackend(
       {
         restart: { enabled: true },
         kubernetes: { identity: 'hybrid', requestTimeoutMs: DEADLINE_MS },
       },
       { clusterUrl: proxy.url },
     );
+    backends.push(krypton);
     await admin.grantSecrets(ns.name, {
       kind: 'User',
       name: 'user:default/root',
@@ -591,10 +615,21 @@ describe('restart-consumers under injected Kubernetes faults', () => {
     );
     if (ready.status !== 200)
       throw new Error(`the Secret is not readable yet: ${ready.status}`);
+    return { ns, proxy, krypton };
+  }
+
+  beforeAll(async () => {
+    const lanes = await Promise.all(namespaces.map(startLane));
+    first = lanes[0];
+    pool = new FixturePool(lanes);
   });
-  afterEach(() => proxy.clear());
+  afterEach(() => proxies.forEach(proxy => proxy.clear()));
   afterAll(async () => {
     const width = Math.max(...STEPS.map(s => s.length));
+    // Concurrent cases finish in any order; the table keeps the matrix's.
+    const order = (o: Observed) =>
+      CASES.findIndex(([step, fault]) => step === o.step && fault === o.fault);
+    observed.sort((a, b) => order(a) - order(b));
     const rows = observed.map(
       o =>
         `| ${o.step.padEnd(width)} | ${o.fault.padEnd(19)} | ${o.status} | ${
@@ -615,20 +650,20 @@ describe('restart-consumers under injected Kubernetes faults', () => {
         '',
       ].join('\n'),
     );
-    await krypton?.stop();
-    await proxy?.close();
+    await Promise.all(backends.map(backend => backend.stop()));
+    await Promise.all(proxies.map(proxy => proxy.close()));
     admin.close();
   });
 
   it('records the Kubernetes requests of a clean restart', async () => {
-    const before = await view();
-    proxy.resetRecordings();
-    const res = await restart();
-    const recorded = [...proxy.requests];
+    const before = await view(first);
+    first.proxy.resetRecordings();
+    const res = await restart(first);
+    const recorded = [...first.proxy.requests];
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(normalized(res.body)).toEqual(REQUESTED_ALL);
-    const steps = recorded.map(classify);
+    const steps = recorded.map(r => classify(first, r));
     process.stdout.write(
       [
         '',
@@ -638,7 +673,7 @@ describe('restart-consumers under injected Kubernetes faults', () => {
         ...recorded.map(
           (r, j) =>
             `  ${j + 1}. ${steps[j].padEnd(24)} ${r.method} ${r.path
-              .split(ns.name)
+              .split(first.ns.name)
               .join('<ns>')
               .replace(/continue=[^&]+/, 'continue=<token>')}`,
         ),
@@ -661,108 +696,116 @@ describe('restart-consumers under injected Kubernetes faults', () => {
     // Each step's rule hits its own request and no other.
     recorded.forEach((r, j) => {
       const hits = STEPS.filter(s => {
-        const m = matcher(s);
+        const m = matcher(first, s);
         return m.method === r.method && m.path!.test(r.path);
       });
       expect(hits).toEqual([steps[j]]);
     });
-    expectPatched(before, await view(), CONSUMERS.map(refOf));
+    expectPatched(before, await view(first), CONSUMERS.map(refOf));
   });
 
-  it.each(CASES)('%s fails with %s', async (step, fault) => {
-    const before = await view();
-    const rule: FaultRule = {
-      ...matcher(step),
-      action: FAULTS[fault].action,
-      times: 1,
-    };
-    proxy.inject(rule);
-    proxy.resetRecordings();
-    const logged = krypton.sink.lines.length;
-    const began = Date.now();
-    const res = await restart();
-    const ms = Date.now() - began;
-    const made = proxy.requests.map(classify);
-    proxy.clear();
-    const want = expectedOutcome(step, fault);
+  // Each case holds a lane of its own until it ends, and leaves no rule behind on it.
+  it.concurrent.each(CASES)('%s fails with %s', (step, fault) =>
+    pool.use(async lane => {
+      try {
+        const { proxy, krypton } = lane;
+        const before = await view(lane);
+        const rule: FaultRule = {
+          ...matcher(lane, step),
+          action: FAULTS[fault].action,
+          times: 1,
+        };
+        proxy.inject(rule);
+        proxy.resetRecordings();
+        const logged = krypton.sink.lines.length;
+        const began = Date.now();
+        const res = await restart(lane);
+        const ms = Date.now() - began;
+        const made = proxy.requests.map(r => classify(lane, r));
+        proxy.clear();
+        const want = expectedOutcome(step, fault);
 
-    expect(rule.times).toBe(0);
-    // The documented status and body.
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect({ status: res.status, body: normalized(res.body) }).toEqual({
-      status: want.status,
-      body: normalized(want.body),
-    });
-    // A request without an answer is logged with its reason. A timeout ends the run at the
-    // deadline: not before, and not at the 30 s default.
-    const unanswered = FAULTS[fault].unanswered;
-    expect(
-      krypton.sink.lines
-        .slice(logged)
-        .filter(line => line.includes(' answered nothing '))
-        .map(line => /\(([A-Za-z]+)\)/.exec(line)?.[1]),
-    ).toEqual(unanswered ? [unanswered] : []);
-    expect(ms).toBeGreaterThanOrEqual(
-      unanswered === 'Timeout' ? DEADLINE_MS : 0,
-    );
-    expect(ms).toBeLessThan(5 * DEADLINE_MS);
-    // Every patch attempted once, none of a kind whose inventory failed, none after a failed
-    // gate; and no second list of anything.
-    expect(made.filter(s => s.startsWith('PATCH ')).sort()).toEqual(
-      want.patches.map(r => `PATCH ${keyOf(r)}`).sort(),
-    );
-    expect(made.filter(s => !s.startsWith('PATCH ')).sort()).toEqual(
-      expectedReads(step).sort(),
-    );
+        expect(rule.times).toBe(0);
+        // The documented status and body.
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect({ status: res.status, body: normalized(res.body) }).toEqual({
+          status: want.status,
+          body: normalized(want.body),
+        });
+        // A request without an answer is logged with its reason. A timeout ends the run at the
+        // deadline: not before, and not at the 30 s default.
+        const unanswered = FAULTS[fault].unanswered;
+        expect(
+          krypton.sink.lines
+            .slice(logged)
+            .filter(line => line.includes(' answered nothing '))
+            .map(line => /\(([A-Za-z]+)\)/.exec(line)?.[1]),
+        ).toEqual(unanswered ? [unanswered] : []);
+        expect(ms).toBeGreaterThanOrEqual(
+          unanswered === 'Timeout' ? DEADLINE_MS : 0,
+        );
+        expect(ms).toBeLessThan(5 * DEADLINE_MS);
+        // Every patch attempted once, none of a kind whose inventory failed, none after a failed
+        // gate; and no second list of anything.
+        expect(made.filter(s => s.startsWith('PATCH ')).sort()).toEqual(
+          want.patches.map(r => `PATCH ${keyOf(r)}`).sort(),
+        );
+        expect(made.filter(s => !s.startsWith('PATCH ')).sort()).toEqual(
+          expectedReads(step).sort(),
+        );
 
-    // Patched exactly as reported (plus one applied without an answer), nothing else changed.
-    const after = await view();
-    expectPatched(before, after, want.patched);
+        // Patched exactly as reported (plus one applied without an answer), nothing else changed.
+        const after = await view(lane);
+        expectPatched(before, after, want.patched);
 
-    // A retry without faults converges: every match requested, each one patched again.
-    const retry = await restart();
-    expect({ status: retry.status, body: normalized(retry.body) }).toEqual({
-      status: 200,
-      body: REQUESTED_ALL,
-    });
-    expectPatched(after, await view(), CONSUMERS.map(refOf));
+        // A retry without faults converges: every match requested, each one patched again.
+        const retry = await restart(lane);
+        expect({ status: retry.status, body: normalized(retry.body) }).toEqual({
+          status: 200,
+          body: REQUESTED_ALL,
+        });
+        expectPatched(after, await view(lane), CONSUMERS.map(refOf));
 
-    const body = res.body as {
-      status?: string;
-      failures?: Array<{
-        kind: string;
-        name: string;
-        code: string;
-        httpStatus?: number;
-      }>;
-      discoveryFailures?: Array<{
-        kind: string;
-        code: string;
-        httpStatus?: number;
-      }>;
-      error?: string;
-    };
-    const codes = [
-      ...(body.failures ?? []).map(
-        f =>
-          `${f.kind}/${f.name}: ${f.code}${
-            f.httpStatus ? ` (${f.httpStatus})` : ''
-          }`,
-      ),
-      ...(body.discoveryFailures ?? []).map(
-        f =>
-          `discovery ${f.kind}: ${f.code}${
-            f.httpStatus ? ` (${f.httpStatus})` : ''
-          }`,
-      ),
-    ];
-    observed.push({
-      step,
-      fault,
-      status: res.status,
-      result: body.status ?? `preflight: ${body.error}`,
-      codes: codes.join('; '),
-      ms,
-    });
-  });
+        const body = res.body as {
+          status?: string;
+          failures?: Array<{
+            kind: string;
+            name: string;
+            code: string;
+            httpStatus?: number;
+          }>;
+          discoveryFailures?: Array<{
+            kind: string;
+            code: string;
+            httpStatus?: number;
+          }>;
+          error?: string;
+        };
+        const codes = [
+          ...(body.failures ?? []).map(
+            f =>
+              `${f.kind}/${f.name}: ${f.code}${
+                f.httpStatus ? ` (${f.httpStatus})` : ''
+              }`,
+          ),
+          ...(body.discoveryFailures ?? []).map(
+            f =>
+              `discovery ${f.kind}: ${f.code}${
+                f.httpStatus ? ` (${f.httpStatus})` : ''
+              }`,
+          ),
+        ];
+        observed.push({
+          step,
+          fault,
+          status: res.status,
+          result: body.status ?? `preflight: ${body.error}`,
+          codes: codes.join('; '),
+          ms,
+        });
+      } finally {
+        lane.proxy.clear();
+      }
+    }),
+  );
 });

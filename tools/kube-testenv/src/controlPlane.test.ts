@@ -34,29 +34,6 @@ function isAlive(pid: number): boolean {
 }
 
 describe('the kube-testenv launcher', () => {
-  it('serves on loopback with RBAC, then stops without leaving processes or ports', async () => {
-    const cp = await startControlPlane();
-    const { state } = cp;
-    const apiPort = portOf(state.server);
-    const etcdPort = portOf(state.etcdUrl);
-    expect(await isListening(apiPort)).toBe(true);
-    expect(await isListening(etcdPort)).toBe(true);
-
-    const ok = await kubeHttp(credentialsOf(state, 'admin'), '/readyz');
-    expect(ok.status).toBe(200);
-    // An unprivileged user holds no rights by default.
-    const carol = await kubeHttp(
-      credentialsOf(state, 'carol'),
-      '/api/v1/namespaces/default/secrets',
-    );
-    expect(carol.status).toBe(403);
-
-    await cp.stop();
-    expect(isAlive(state.pid)).toBe(false);
-    expect(await isListening(apiPort)).toBe(false);
-    expect(await isListening(etcdPort)).toBe(false);
-  });
-
   it('encrypts Secrets at rest with the given EncryptionConfiguration', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'krypton-enc-'));
     const config = join(dir, 'encryption.yaml');
@@ -109,6 +86,8 @@ describe('the kube-testenv launcher', () => {
   });
 });
 
+// One launch serves every check of a running control plane, and last the check that stopping it
+// leaves no process or port behind (afterAll's stop is then a no-op).
 describe('a running control plane', () => {
   let cp: ControlPlane;
   beforeAll(async () => {
@@ -195,5 +174,27 @@ describe('a running control plane', () => {
         `cannot impersonate resource "${resource}"`,
       );
     });
+  });
+
+  it('serves on loopback with RBAC, then stops without leaving processes or ports', async () => {
+    const { state } = cp;
+    const apiPort = portOf(state.server);
+    const etcdPort = portOf(state.etcdUrl);
+    expect(await isListening(apiPort)).toBe(true);
+    expect(await isListening(etcdPort)).toBe(true);
+
+    const ok = await kubeHttp(credentialsOf(state, 'admin'), '/readyz');
+    expect(ok.status).toBe(200);
+    // An unprivileged user holds no rights by default.
+    const carol = await kubeHttp(
+      credentialsOf(state, 'carol'),
+      '/api/v1/namespaces/default/secrets',
+    );
+    expect(carol.status).toBe(403);
+
+    await cp.stop();
+    expect(isAlive(state.pid)).toBe(false);
+    expect(await isListening(apiPort)).toBe(false);
+    expect(await isListening(etcdPort)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { ControlPlane, startControlPlane } from './controlPlane';
 import { FaultProxy, startFaultProxy } from './faultProxy';
+import { testClusterState, useTestNamespace } from './testCluster';
 import {
   Credentials,
   KubeHttpInit,
@@ -11,7 +11,6 @@ import {
 
 jest.setTimeout(120_000);
 
-const SECRETS = '/api/v1/namespaces/default/secrets';
 const REVIEWS = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 
 function createSecret(name: string): KubeHttpInit {
@@ -58,18 +57,20 @@ function kubeHttpWithin(
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
+// The test run's apiserver (jest's global setup starts it), in a namespace of this file's own.
 describe('the fault proxy, in front of a real apiserver', () => {
-  let cp: ControlPlane;
+  const ns = useTestNamespace('kube-testenv-proxy');
+  const secrets = () => `/api/v1/namespaces/${ns.name}/secrets`;
   let proxy: FaultProxy;
   let direct: Credentials;
   let viaProxy: Credentials;
 
   beforeAll(async () => {
-    cp = await startControlPlane();
-    direct = credentialsOf(cp.state, 'admin');
+    const state = testClusterState();
+    direct = credentialsOf(state, 'admin');
     proxy = await startFaultProxy({
-      target: cp.state.server,
-      caFile: cp.state.caFile,
+      target: state.server,
+      caFile: state.caFile,
     });
     viaProxy = { server: proxy.url, token: direct.token };
   });
@@ -79,7 +80,6 @@ describe('the fault proxy, in front of a real apiserver', () => {
   });
   afterAll(async () => {
     await proxy?.close();
-    await cp?.stop();
   });
 
   it('resetAfterForward: the write reaches the apiserver, yet the client only sees a reset', async () => {
@@ -90,14 +90,14 @@ describe('the fault proxy, in front of a real apiserver', () => {
       times: 1,
     });
     await expect(
-      kubeHttp(viaProxy, SECRETS, createSecret('written-then-reset')),
+      kubeHttp(viaProxy, secrets(), createSecret('written-then-reset')),
     ).rejects.toMatchObject({ code: 'ECONNRESET' });
-    const stored = await kubeHttp(direct, `${SECRETS}/written-then-reset`);
+    const stored = await kubeHttp(direct, `${secrets()}/written-then-reset`);
     expect(stored.status).toBe(200);
     // The rule is used up: the same request now passes and meets the Secret it created.
     const again = await kubeHttp(
       viaProxy,
-      SECRETS,
+      secrets(),
       createSecret('written-then-reset'),
     );
     expect(again.status).toBe(409);
@@ -106,9 +106,9 @@ describe('the fault proxy, in front of a real apiserver', () => {
   it('reset: the request never reaches the apiserver', async () => {
     proxy.inject({ method: 'POST', action: { reset: true } });
     await expect(
-      kubeHttp(viaProxy, SECRETS, createSecret('never-written')),
+      kubeHttp(viaProxy, secrets(), createSecret('never-written')),
     ).rejects.toMatchObject({ code: 'ECONNRESET' });
-    const stored = await kubeHttp(direct, `${SECRETS}/never-written`);
+    const stored = await kubeHttp(direct, `${secrets()}/never-written`);
     expect(stored.status).toBe(404);
   });
 
@@ -122,16 +122,16 @@ describe('the fault proxy, in front of a real apiserver', () => {
     proxy.inject(rule);
     const started = Date.now();
     await expect(
-      kubeHttpWithin(viaProxy, SECRETS, createSecret('held'), 300),
+      kubeHttpWithin(viaProxy, secrets(), createSecret('held'), 300),
     ).rejects.toMatchObject({ code: 'ABORT_ERR' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(rule.times).toBe(0);
-    expect(proxy.seen).toEqual([`POST ${SECRETS}`]);
+    expect(proxy.seen).toEqual([`POST ${secrets()}`]);
     // Given time to arrive late, it still does not: the proxy dropped it with the client.
     await sleep(300);
-    expect((await kubeHttp(direct, `${SECRETS}/held`)).status).toBe(404);
+    expect((await kubeHttp(direct, `${secrets()}/held`)).status).toBe(404);
     // The rule is used up: the same request now passes and creates the Secret.
-    const again = await kubeHttp(viaProxy, SECRETS, createSecret('held'));
+    const again = await kubeHttp(viaProxy, secrets(), createSecret('held'));
     expect(again.status).toBe(201);
   });
 
@@ -146,15 +146,19 @@ describe('the fault proxy, in front of a real apiserver', () => {
     let answeredAt: number | undefined;
     const pending = kubeHttp(
       viaProxy,
-      SECRETS,
+      secrets(),
       createSecret('late-answer'),
     ).then(res => {
       answeredAt = Date.now();
       return res;
     });
-    await sleep(300);
-    // Stored while its answer is still held at the proxy.
-    const stored = await kubeHttp(direct, `${SECRETS}/late-answer`);
+    // Stored while its answer is still held at the proxy. The apiserver is shared with the other
+    // test files, so the write is awaited rather than given a fixed time to land.
+    let stored = await kubeHttp(direct, `${secrets()}/late-answer`);
+    while (stored.status === 404 && Date.now() - started < 1000) {
+      await sleep(50);
+      stored = await kubeHttp(direct, `${secrets()}/late-answer`);
+    }
     expect({
       status: stored.status,
       answered: answeredAt !== undefined,
@@ -180,14 +184,16 @@ describe('the fault proxy, in front of a real apiserver', () => {
     });
     const started = Date.now();
     await expect(
-      kubeHttpWithin(viaProxy, SECRETS, createSecret('answer-lost'), 300),
+      kubeHttpWithin(viaProxy, secrets(), createSecret('answer-lost'), 300),
     ).rejects.toMatchObject({ code: 'ABORT_ERR' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect((await kubeHttp(direct, `${SECRETS}/answer-lost`)).status).toBe(200);
+    expect((await kubeHttp(direct, `${secrets()}/answer-lost`)).status).toBe(
+      200,
+    );
     // The proxy is not held up by the dropped answer: the next request passes at once.
     const again = await kubeHttp(
       viaProxy,
-      SECRETS,
+      secrets(),
       createSecret('answer-lost'),
     );
     expect(again.status).toBe(409);

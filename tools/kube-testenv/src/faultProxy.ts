@@ -227,6 +227,10 @@ export async function startFaultProxy(options: {
       setTimeout(() => forward(relay), action.delayMs);
     }
   });
+  // Node closes a connection idle for 5 s by default; a client that reuses it just then gets a
+  // reset that no rule asked for. Idle connections stay open until the client or close() ends
+  // them, so every failure a test sees is one it injected.
+  server.keepAliveTimeout = 0;
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
