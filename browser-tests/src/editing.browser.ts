@@ -19,7 +19,7 @@ const ACCESS = 'browser-access-form';
 const FILE_TEXT = 'line one\r\nline two – ünïcode\n';
 const BINARY = Buffer.from([0x00, 0xff, 0x80, 0xc3, 0x28]);
 
-describe('editing: values from files, the access picker and the access form', () => {
+describe('editing: values from files, the access picker, the access form and leaving a draft', () => {
   let browser: Browser;
   let context: BrowserContext;
   beforeAll(async () => {
@@ -118,5 +118,36 @@ describe('editing: values from files, the access picker and the access form', ()
       );
       expect(after.data).toEqual(before.data);
       expect(Buffer.from(after.data!['blob.bin'], 'base64')).toEqual(BINARY);
+    }));
+
+  it('asks before a link to another page throws a changed draft away', () =>
+    onPage(context, 'editing-leave', async page => {
+      await page.goto(detailPath(FROM_FILE));
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      const description = page
+        .getByRole('form', { name: `Edit Secret ${FROM_FILE}` })
+        .getByLabel('Description');
+      await description.fill('A draft to keep');
+      // Another tab of the same Secret is no leaving: the draft stays mounted.
+      await page.getByRole('tab', { name: 'History' }).click();
+      await page.getByRole('tab', { name: 'Values' }).click();
+
+      // The sidebar's link to the catalog leaves the Secret's page.
+      const catalog = page.locator('a[href="/catalog"]').first();
+      const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+      await catalog.click();
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await ask.waitFor({ state: 'hidden' });
+      expect(new URL(page.url()).pathname).toBe(
+        `${detailPath(FROM_FILE)}/values`,
+      );
+      expect(await description.inputValue()).toBe('A draft to keep');
+
+      await catalog.click();
+      await ask.getByRole('button', { name: 'Discard changes' }).click();
+      await page.waitForURL(url => url.pathname === '/catalog');
+      expect(
+        (await readSecret(FROM_FILE)).metadata.annotations,
+      ).not.toHaveProperty('krypton.io/description');
     }));
 });

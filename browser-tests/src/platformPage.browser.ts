@@ -97,8 +97,14 @@ describe('the platform page', () => {
     const form = page.getByRole('form', { name: 'Adopt a Secret' });
     await form.getByLabel('Secret to adopt').selectOption(ADOPTED);
     await form.getByLabel('Description').fill('Adopted by the browser tests.');
-    await form.getByLabel('Owners').fill('group:default/team-a');
-    await form.getByLabel('Viewers').fill('group:default/platform');
+    // The access rules are chosen from the catalog, as in the create and edit forms.
+    const pick = async (field: string, search: string, ref: string) => {
+      await form.getByLabel(field).fill(search);
+      await page.getByRole('option').filter({ hasText: ref }).click();
+    };
+    await pick('Owners', 'team-a', 'group:default/team-a');
+    await pick('Viewers', 'plat', 'group:default/platform');
+    await form.getByRole('button', { name: 'platform', exact: true }).waitFor();
     await screenshot(page, 'platform-adopt');
     await form.getByRole('button', { name: 'Adopt', exact: true }).click();
     await page.getByRole('link', { name: `Open ${ADOPTED}` }).waitFor();
@@ -106,7 +112,8 @@ describe('the platform page', () => {
     const adopted = await readSecret(ADOPTED);
     expect(adopted.metadata.annotations).toMatchObject({
       'krypton.io/description': 'Adopted by the browser tests.',
-      'krypton.io/owners': 'group:default/team-a',
+      // The adopter is an owner from the start, as on create.
+      'krypton.io/owners': 'user:default/guest,group:default/team-a',
       'krypton.io/viewers': 'group:default/platform',
     });
     expect(adopted.metadata.labels?.['krypton.io/managed-by']).toBe('krypton');

@@ -1,4 +1,7 @@
-import { createTranslationRef } from '@backstage/core-plugin-api/alpha';
+import {
+  TranslationFunction,
+  createTranslationRef,
+} from '@backstage/core-plugin-api/alpha';
 import { accessMessages } from './messages/access';
 import { consumersMessages } from './messages/consumers';
 import { deleteMessages } from './messages/delete';
@@ -42,3 +45,9 @@ export const kryptonTranslationRef = createTranslationRef({
     values: valuesMessages,
   },
 });
+
+/**
+ * The `t` of kryptonTranslationRef, for pure helpers that build words: the component that calls
+ * them passes the `t` of its `useTranslationRef`, so the words follow the user's language.
+ */
+export type KryptonT = TranslationFunction<typeof kryptonTranslationRef.T>;

@@ -5,6 +5,7 @@ import {
 } from '@backstage/core-components';
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -16,6 +17,7 @@ import {
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from '../api/KryptonApi';
+import { kryptonTranslationRef } from '../translation';
 import { useKryptonConfig } from './access/useKryptonConfig';
 import { usePrincipal } from './access/usePrincipal';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
@@ -25,13 +27,17 @@ import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
 import { SecretHref, useSecretHref } from './secretLink';
 
 function SelectorNote({ result }: { result: SelectorResult }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { selector } = result;
-  const where = `${selector.labelSelector} in ${selector.namespace}`;
+  const where = t('page.entity.selectorWhere', {
+    selector: selector.labelSelector,
+    namespace: selector.namespace,
+  });
   if (result.error) {
     return (
       <WarningPanel
         severity="error"
-        title={`Could not list the Secrets that match ${where}`}
+        title={t('page.entity.selectorFailed', { where })}
         message={result.error.message}
       />
     );
@@ -39,8 +45,8 @@ function SelectorNote({ result }: { result: SelectorResult }) {
   return (
     <Typography variant="body2" color="textSecondary">
       {result.matched === 0
-        ? `No Secrets match ${where}.`
-        : `${result.matched} Secret(s) match ${where}.`}
+        ? t('page.entity.noneMatch', { where })
+        : t('page.entity.matched', { count: result.matched ?? 0, where })}
     </Typography>
   );
 }
@@ -51,6 +57,7 @@ function SelectorNote({ result }: { result: SelectorResult }) {
  */
 export const EntityKryptonContent = () => {
   const { entity } = useEntity();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const api = useApi(kryptonApiRef);
   const prefix = useKryptonAnnotationPrefix();
   const href = useSecretHref();
@@ -80,8 +87,14 @@ export const EntityKryptonContent = () => {
     return (
       <EmptyState
         missing="field"
-        title="No Secrets linked"
-        description={`Add a ${names.secrets} annotation (namespace/name or cluster/namespace/name, comma-separated), or a ${names.selector} label selector with ${names.namespace} (or ${KUBERNETES_NAMESPACE_ANNOTATION}) and optionally ${names.cluster}, to this entity.`}
+        title={t('page.entity.noLinksTitle')}
+        description={t('page.entity.noLinks', {
+          secrets: names.secrets,
+          selector: names.selector,
+          namespace: names.namespace,
+          kubernetesNamespace: KUBERNETES_NAMESPACE_ANNOTATION,
+          cluster: names.cluster,
+        })}
       />
     );
   }
@@ -93,14 +106,14 @@ export const EntityKryptonContent = () => {
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
       {links.selectorProblem && (
         <WarningPanel
-          title="The label selector link cannot be used"
+          title={t('page.entity.selectorUnusable')}
           message={links.selectorProblem}
         />
       )}
       {state.error && <ResponseErrorPanel error={state.error} />}
       {state.value?.selector && <SelectorNote result={state.value.selector} />}
       <SecretTable
-        title="Linked Secrets"
+        title={t('page.entity.tableTitle')}
         rows={state.value?.rows ?? []}
         href={entityHref}
         showCluster={showCluster}

@@ -4,8 +4,10 @@ import {
   Header,
   Page,
 } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { BreadcrumbEntry } from '@backstage/frontend-plugin-api';
 import { ReactNode, createContext, useContext } from 'react';
+import { kryptonTranslationRef } from '../translation';
 
 /**
  * Who draws the page's header: the page itself (the legacy frontend system, whose pages draw
@@ -36,6 +38,7 @@ export interface KryptonPageFrameProps {
 /** The frame of the platform page's routes, drawn for the frontend system the app uses. */
 export function KryptonPageFrame(props: KryptonPageFrameProps) {
   const mode = useContext(HeaderModeContext);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { title, subtitle, crumbs, children } = props;
   if (mode === 'app') {
     // The app's header already names the plugin; a sub page names itself in its content.
@@ -56,7 +59,7 @@ export function KryptonPageFrame(props: KryptonPageFrameProps) {
       <Header
         title={title}
         subtitle={subtitle}
-        type={crumbs ? 'Krypton' : undefined}
+        type={crumbs ? t('page.header.type') : undefined}
         typeLink={crumbs?.parent.href}
       />
       <Content>{children}</Content>

@@ -1,4 +1,5 @@
 import { Link } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   KryptonConfigDto,
@@ -11,6 +12,7 @@ import {
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
+import { kryptonTranslationRef } from '../translation';
 import { SECRET_ACTIONS, decideActions, limitByType } from './access/decide';
 import { restoreBlock } from './history/restoreBlock';
 
@@ -29,6 +31,7 @@ export interface RollBackActionProps {
  */
 export function RollBackAction(props: RollBackActionProps) {
   const { summary, principal, config } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const reasonId = useId();
   const restore = usePermission({
     permission: kryptonSecretRestorePermission,
@@ -45,31 +48,34 @@ export function RollBackAction(props: RollBackActionProps) {
   const decisions =
     principal && !restore.loading
       ? limitByType(
-          decideActions({
-            rules: summary.access,
-            principal,
-            identityMode: config?.identityMode,
-            restartEnabled: config?.restartEnabled,
-            // The list route serves a Secret only after its read rules passed on the server.
-            served: true,
-            permitted,
-          }),
+          decideActions(
+            {
+              rules: summary.access,
+              principal,
+              identityMode: config?.identityMode,
+              restartEnabled: config?.restartEnabled,
+              // The list route serves a Secret only after its read rules passed on the server.
+              served: true,
+              permitted,
+            },
+            t,
+          ),
           summary.type,
         )
       : undefined;
-  const label = `Roll back ${summary.name}…`;
+  const label = t('page.rollBack.label', { name: summary.name });
   if (!decisions) {
     return (
       <Typography variant="body2" color="textSecondary" aria-label={label}>
-        Roll back…
+        {t('page.rollBack.text')}
       </Typography>
     );
   }
-  const block = restoreBlock(summary, decisions);
+  const block = restoreBlock(summary, decisions, t);
   if (block === undefined) {
     return (
       <Link to={props.to} aria-label={label}>
-        Roll back…
+        {t('page.rollBack.text')}
       </Link>
     );
   }
@@ -83,7 +89,7 @@ export function RollBackAction(props: RollBackActionProps) {
         aria-label={label}
         aria-describedby={reasonId}
       >
-        Roll back…
+        {t('page.rollBack.text')}
         <span id={reasonId} hidden>
           {block}
         </span>

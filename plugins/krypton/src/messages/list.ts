@@ -1,2 +1,37 @@
 /** The words of the list components; see ../translation.ts for the rules of every area. */
-export const listMessages = {} as const;
+export const listMessages = {
+  invalidCounter: 'invalid counter',
+  yes: 'Yes',
+  no: 'No',
+  defaultCluster: 'default cluster',
+  where: '{{cluster}} / {{namespace}}',
+  status: {
+    readable: 'Readable',
+    deleting: 'Deleting',
+  },
+  columns: {
+    name: 'Name',
+    namespace: 'Namespace',
+    cluster: 'Cluster',
+    owners: 'Owners',
+    version: 'Version',
+    status: 'Status',
+    lastChange: 'Last change',
+    actions: 'Actions',
+  },
+  details: {
+    toggle: 'Details of {{name}}',
+    cluster: 'Cluster',
+    namespace: 'Namespace',
+    type: 'Type',
+    managed: 'Managed',
+    immutable: 'Immutable',
+    pendingDeletion: 'Pending deletion',
+    since: 'Since {{time}}',
+    keys: 'Keys',
+    binaryKeys: 'Binary keys',
+    owners: 'Owners',
+    created: 'Created',
+  },
+  lastChangeBy: 'by {{manager}}',
+} as const;

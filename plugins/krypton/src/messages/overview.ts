@@ -1,2 +1,36 @@
 /** The words of the overview components; see ../translation.ts for the rules of every area. */
-export const overviewMessages = {} as const;
+export const overviewMessages = {
+  title: 'Secrets',
+  tableLabel: 'Linked Secrets',
+  columns: {
+    secret: 'Secret',
+    version: 'Version',
+    lastChange: 'Last change',
+    status: 'Status',
+    links: 'Links',
+  },
+  lastChange: {
+    change: '{{by}}, {{time}}',
+    none: 'None through Krypton yet',
+    unknown: 'Unknown',
+  },
+  status: {
+    ok: 'OK',
+    pending: 'Pending deletion since {{since}}',
+    historyUnreadable: 'History could not be read: {{reason}}',
+  },
+  history: 'History',
+  historyOf: 'History of {{name}}',
+  consumers: 'Consumers',
+  consumersOf: 'Consumers of {{name}}',
+  nothingLinked:
+    'No Secrets linked. Add a {{annotation}} annotation to this entity.',
+  selectorProblem: 'The label selector link cannot be used: {{problem}}',
+  selectorFailed:
+    'Could not list the Secrets that match {{selector}}: {{reason}}',
+  noMatch: "No Secrets match the entity's links.",
+  more_one:
+    "and {{count}} more linked Secret, listed on the entity's Secrets tab.",
+  more_other:
+    "and {{count}} more linked Secrets, listed on the entity's Secrets tab.",
+} as const;

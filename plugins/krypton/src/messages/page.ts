@@ -1,2 +1,23 @@
 /** The words of the page components; see ../translation.ts for the rules of every area. */
-export const pageMessages = {} as const;
+export const pageMessages = {
+  header: {
+    type: 'Krypton',
+  },
+  rollBack: {
+    label: 'Roll back {{name}}…',
+    text: 'Roll back…',
+  },
+  entity: {
+    noLinksTitle: 'No Secrets linked',
+    noLinks:
+      'Add a {{secrets}} annotation (namespace/name or cluster/namespace/name, comma-separated), or a {{selector}} label selector with {{namespace}} (or {{kubernetesNamespace}}) and optionally {{cluster}}, to this entity.',
+    selectorUnusable: 'The label selector link cannot be used',
+    selectorFailed: 'Could not list the Secrets that match {{where}}',
+    selectorWhere: '{{selector}} in {{namespace}}',
+    noneMatch: 'No Secrets match {{where}}.',
+    // English keeps today's "Secret(s)" in both forms; other languages inflect per count.
+    matched_one: '{{count}} Secret(s) match {{where}}.',
+    matched_other: '{{count}} Secret(s) match {{where}}.',
+    tableTitle: 'Linked Secrets',
+  },
+} as const;

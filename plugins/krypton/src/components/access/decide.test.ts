@@ -1,10 +1,16 @@
+import { mockApis } from '@backstage/test-utils';
 import { SecretAction, messages } from '@krypton/plugin-krypton-common';
+import { kryptonTranslationRef } from '../../translation';
 import {
   AccessInputs,
   SECRET_ACTIONS,
-  decideActions,
+  decideActions as decideActionsIn,
   secretRole,
 } from './decide';
+
+const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
+if (!snapshot.ready) throw new Error('the English messages are always ready');
+const decideActions = (i: AccessInputs) => decideActionsIn(i, snapshot.t);
 
 const alice = {
   userEntityRef: 'user:default/alice',

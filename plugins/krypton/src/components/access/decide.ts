@@ -8,6 +8,7 @@ import {
   hasAccessRules,
   messages,
 } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 
 /** Every action on one Secret, in the order the Access tab lists them. */
 export const SECRET_ACTIONS: readonly SecretAction[] = [
@@ -20,15 +21,9 @@ export const SECRET_ACTIONS: readonly SecretAction[] = [
   'manageAccess',
 ];
 
-export const ACTION_LABELS: Record<SecretAction, string> = {
-  read: 'See metadata',
-  reveal: 'Reveal values',
-  update: 'Update values',
-  restore: 'Restore a version',
-  restart: 'Restart consuming apps',
-  delete: 'Delete',
-  manageAccess: 'Change access rules and description',
-};
+/** An action's name for people, as the Access tab lists it. */
+export const actionLabel = (t: KryptonT, action: SecretAction): string =>
+  t(`access.actions.${action}`);
 
 /** The permission each action needs, by name, for the reasons shown to the user. */
 export const PERMISSION_NAMES: Record<SecretAction, string> = {
@@ -108,29 +103,34 @@ export function secretRole(inputs: AccessInputs): SecretRole {
   return 'none';
 }
 
-function ruleReason(action: SecretAction, inputs: AccessInputs): string {
-  if (!hasAccessRules(inputs.rules)) {
-    return 'This Secret has no access rules, and on this deployment (serviceAccount identity) only Krypton admins may use such Secrets.';
-  }
+function ruleReason(
+  action: SecretAction,
+  inputs: AccessInputs,
+  t: KryptonT,
+): string {
+  if (!hasAccessRules(inputs.rules)) return t('access.reasons.noRules');
   switch (action) {
     case 'read':
     case 'reveal':
-      return "You are not among the Secret's owners, editors or viewers.";
+      return t('access.reasons.notAMember');
     case 'update':
     case 'restore':
     case 'restart':
-      return "Only the Secret's editors and owners may do this.";
+      return t('access.reasons.editorsOnly');
     default:
-      return "Only the Secret's owners may do this.";
+      return t('access.reasons.ownersOnly');
   }
 }
 
 /**
  * What the user may do with one Secret, as far as the frontend can tell: the permission policy,
  * the Secret's access rules and the deployment's restart switch. Kubernetes RBAC is not visible
- * here; the backend reports its refusals when the user acts.
+ * here; the backend reports its refusals when the user acts. The reasons are worded with `t`.
  */
-export function decideActions(inputs: AccessInputs): ActionDecisions {
+export function decideActions(
+  inputs: AccessInputs,
+  t: KryptonT,
+): ActionDecisions {
   const admin = isInferredAdmin(inputs);
   const policy = policyOf(inputs);
   const decide = (action: SecretAction): ActionDecision => {
@@ -145,7 +145,9 @@ export function decideActions(inputs: AccessInputs): ActionDecisions {
     if (unpermitted) {
       return {
         allowed: false,
-        reason: `The Backstage permission policy does not grant ${PERMISSION_NAMES[unpermitted]}.`,
+        reason: t('access.reasons.notPermitted', {
+          permission: PERMISSION_NAMES[unpermitted],
+        }),
       };
     }
     const refused = needed.find(
@@ -153,7 +155,9 @@ export function decideActions(inputs: AccessInputs): ActionDecisions {
         !admin &&
         evaluateAccess(inputs.rules, inputs.principal, a, policy) === 'deny',
     );
-    if (refused) return { allowed: false, reason: ruleReason(refused, inputs) };
+    if (refused) {
+      return { allowed: false, reason: ruleReason(refused, inputs, t) };
+    }
     return { allowed: true };
   };
   const out = {} as ActionDecisions;

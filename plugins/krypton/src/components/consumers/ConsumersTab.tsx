@@ -6,6 +6,7 @@ import {
   WarningPanel,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   CATALOG_FILTER_EXISTS,
   EntityRefLink,
@@ -24,7 +25,9 @@ import Alert from '@material-ui/lab/Alert';
 import { useId, useMemo, useRef, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecisions } from '../access/decide';
+import { KryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
 import { ConsumerTable, DiscoveryFailureTable } from './ConsumerTable';
 import { EntityGroups } from './EntityGroups';
@@ -86,30 +89,25 @@ function useKubernetesEntities() {
   }, [catalogApi]);
 }
 
-/** The panel's details start collapsed, so the server's message goes into the title. */
-const errorTitle = (context: string, error: Error) =>
-  `${context}: ${error.message}`;
-
 /** Why Restart is not offered right now, or undefined when it is. */
 function restartBlocker(
   props: ConsumersTabProps,
   consumers: { loading: boolean; error?: Error; value?: ConsumersResult },
+  t: KryptonT,
 ): string | undefined {
   const { decisions, summary } = props;
   // Without the live Secret the decisions never arrive, so this reason comes first.
-  if (!summary) {
-    return 'The Secret could not be read, and the server restarts only the consumers of a Secret it can read.';
-  }
-  if (!decisions) return 'Checking what you may do with this Secret.';
+  if (!summary) return t('consumers.blockers.unreadable');
+  if (!decisions) return t('consumers.blockers.checking');
   if (!decisions.restart.allowed) {
-    return decisions.restart.reason ?? 'You may not restart consuming apps.';
+    return decisions.restart.reason ?? t('consumers.blockers.denied');
   }
-  if (consumers.loading) return 'The list of consumers is loading.';
+  if (consumers.loading) return t('consumers.blockers.loading');
   if (consumers.error || !consumers.value) {
-    return 'The list of consumers could not be loaded, so there is nothing to confirm.';
+    return t('consumers.blockers.listFailed');
   }
   if (consumers.value.workloads.length === 0) {
-    return 'No known workload uses this Secret.';
+    return t('consumers.blockers.noWorkloads');
   }
   return undefined;
 }
@@ -124,6 +122,7 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
   const { location, entityRef } = props;
   const { cluster, namespace, name } = location;
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const reasonId = useId();
 
   const consumers = useAsyncRetry(
@@ -150,7 +149,7 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
   const entities = catalog.error ? undefined : catalog.value;
   const groupingReady = !catalog.loading;
 
-  const blocker = restartBlocker(props, consumers);
+  const blocker = restartBlocker(props, consumers, t);
 
   // One confirmation sends one restart: a second click on it (it stays clickable while it
   // closes) is ignored until the user opens the confirmation again.
@@ -187,8 +186,8 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
       <InfoCard
-        title="Consuming workloads"
-        subheader={`Deployments, StatefulSets and DaemonSets in ${namespace} that reference this Secret. This is a dry run: nothing is changed.`}
+        title={t('consumers.tab.title')}
+        subheader={t('consumers.tab.subheader', { namespace })}
       >
         <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
           <Box
@@ -204,29 +203,31 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
               aria-describedby={blocker ? reasonId : undefined}
               onClick={openConfirmation}
             >
-              {restarting ? 'Restarting…' : 'Restart consumers'}
+              {restarting
+                ? t('consumers.tab.restarting')
+                : t('consumers.tab.restart')}
             </Button>
             <Button
               variant="outlined"
               onClick={consumers.retry}
               disabled={consumers.loading}
             >
-              Reload consumers
+              {t('consumers.tab.reload')}
             </Button>
             {blocker && (
               <Typography id={reasonId} variant="body2" color="textSecondary">
-                You cannot restart the consumers: {blocker}
+                {t('consumers.tab.cannotRestart', { reason: blocker })}
               </Typography>
             )}
           </Box>
           {catalog.error && (
             <WarningPanel
-              title="The catalog could not be read, so workloads are not grouped by entity"
+              title={t('consumers.tab.catalogFailed')}
               message={catalog.error.message}
               defaultExpanded
             >
               <Button variant="outlined" onClick={catalog.retry}>
-                Retry reading the catalog
+                {t('consumers.tab.retryCatalog')}
               </Button>
             </WarningPanel>
           )}
@@ -234,18 +235,18 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
             <Box>
               <ResponseErrorPanel
                 error={consumers.error}
-                title={errorTitle(
-                  'Could not list the consumers',
-                  consumers.error,
-                )}
+                // The panel's details start collapsed, so the server's message goes into the title.
+                title={t('consumers.tab.listFailed', {
+                  message: consumers.error.message,
+                })}
               />
               <Box mt={1}>
                 <Button
                   variant="outlined"
                   onClick={consumers.retry}
-                  aria-label="Retry listing the consumers"
+                  aria-label={t('consumers.tab.retryList')}
                 >
-                  Retry
+                  {t('consumers.tab.retry')}
                 </Button>
               </Box>
             </Box>
@@ -256,21 +257,19 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
             groupingReady && (
               <Box>
                 <Alert severity="warning">
-                  Some kinds could not be listed completely. Which of their
-                  workloads use this Secret is unknown, so the list below may be
-                  missing some, and a restart would not restart them.
+                  {t('consumers.tab.partialDiscovery')}
                 </Alert>
                 <DiscoveryFailureTable
                   failures={consumers.value.discoveryFailures}
-                  label="Kinds that could not be listed"
+                  label={t('consumers.tab.failedKinds')}
                 />
               </Box>
             )}
           {consumers.value && groupingReady && workloads.length === 0 && (
             <Typography variant="body2">
               {consumers.value.discoveryFailures.length > 0
-                ? 'No workload of the kinds that could be listed references this Secret.'
-                : `No Deployment, StatefulSet or DaemonSet in ${namespace} references this Secret.`}
+                ? t('consumers.tab.noneOfListedKinds')
+                : t('consumers.tab.none', { namespace })}
             </Typography>
           )}
           {consumers.value && groupingReady && workloads.length > 0 && (
@@ -290,58 +289,59 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
       {restartError && (
         <ResponseErrorPanel
           error={restartError}
-          title={errorTitle('The restart was refused', restartError)}
+          title={t('consumers.tab.refused', {
+            message: restartError.message,
+          })}
         />
       )}
       {attempt && (
-        <Box component="section" aria-label="This restart">
-          <InfoCard title="This restart">
+        <Box component="section" aria-label={t('consumers.tab.thisRestart')}>
+          <InfoCard title={t('consumers.tab.thisRestart')}>
             <RestartResultView
               result={attempt}
-              label="This restart"
+              label={t('consumers.tab.thisRestart')}
               {...resultProps}
             />
           </InfoCard>
         </Box>
       )}
 
-      <Box component="section" aria-label="Last restart through Krypton">
-        <InfoCard title="Last restart through Krypton">
+      <Box component="section" aria-label={t('consumers.tab.lastTitle')}>
+        <InfoCard title={t('consumers.tab.lastTitle')}>
           {(last.loading || (last.value && !groupingReady)) && <Progress />}
           {last.error && (
             <Box>
               <ResponseErrorPanel
                 error={last.error}
-                title={errorTitle(
-                  'Could not load the last restart',
-                  last.error,
-                )}
+                title={t('consumers.tab.lastFailed', {
+                  message: last.error.message,
+                })}
               />
               <Box mt={1}>
                 <Button
                   variant="outlined"
                   onClick={last.retry}
-                  aria-label="Retry loading the last restart"
+                  aria-label={t('consumers.tab.retryLast')}
                 >
-                  Retry
+                  {t('consumers.tab.retry')}
                 </Button>
               </Box>
             </Box>
           )}
           {!last.loading && !last.error && last.value === null && (
-            <Typography variant="body2">
-              No restart requested through Krypton yet.
-            </Typography>
+            <Typography variant="body2">{t('consumers.tab.noLast')}</Typography>
           )}
           {!last.loading && !last.error && last.value && groupingReady && (
             <Box display="flex" flexDirection="column" style={{ gap: 8 }}>
               <Typography variant="body2">
-                Requested by <Requester actor={last.value.requestedBy} />{' '}
-                <RelativeTime value={last.value.requestedAt} />.
+                {t('consumers.tab.requestedBy', {
+                  actor: <Requester actor={last.value.requestedBy} />,
+                  time: <RelativeTime value={last.value.requestedAt} />,
+                })}
               </Typography>
               <RestartResultView
                 result={last.value.result}
-                label="Last restart"
+                label={t('consumers.tab.lastRestart')}
                 {...resultProps}
               />
             </Box>

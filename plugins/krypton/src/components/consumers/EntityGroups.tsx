@@ -1,9 +1,11 @@
 import { Entity, parseEntityRef } from '@backstage/catalog-model';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import { Labels } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useMemo } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { groupByEntity, humanizeRef, normalizeRef } from './groupByEntity';
 
 export interface EntityGroupsProps<T> {
@@ -24,6 +26,7 @@ export interface EntityGroupsProps<T> {
 export function EntityGroups<T>(props: EntityGroupsProps<T>) {
   const { items, entities, namespace, currentEntityRef, labelsOf, render } =
     props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const groups = useMemo(
     () =>
       entities
@@ -46,36 +49,42 @@ export function EntityGroups<T>(props: EntityGroupsProps<T>) {
       : ref;
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      {groups.map(group => (
-        <Box component="section" key={group.entityRef ?? ''}>
-          <Typography variant="subtitle1" component="h3">
-            {group.entityRef !== undefined ? (
-              // The entity's page, under the title the grouping gave it.
-              <EntityRefLink entityRef={group.entityRef}>
-                {group.title}
-              </EntityRefLink>
-            ) : (
-              group.title
-            )}
-            {group.entityRef !== undefined && group.entityRef === current && (
-              <Typography
-                component="span"
-                variant="body2"
-                color="textSecondary"
-              >
-                {' '}
-                (this entity)
+      {groups.map(group => {
+        // The workloads of no entity: the grouping's title in the user's words.
+        const title =
+          group.entityRef === undefined
+            ? t('consumers.groups.notInCatalog')
+            : group.title;
+        return (
+          <Box component="section" key={group.entityRef ?? ''}>
+            <Typography variant="subtitle1" component="h3">
+              {group.entityRef !== undefined ? (
+                // The entity's page, under the title the grouping gave it.
+                <EntityRefLink entityRef={group.entityRef}>
+                  {title}
+                </EntityRefLink>
+              ) : (
+                title
+              )}
+              {group.entityRef !== undefined && group.entityRef === current && (
+                <Typography
+                  component="span"
+                  variant="body2"
+                  color="textSecondary"
+                >
+                  {` ${t('consumers.groups.thisEntity')}`}
+                </Typography>
+              )}
+            </Typography>
+            {group.entityRef && refCaption(group.entityRef, group.title) && (
+              <Typography variant="caption" color="textSecondary">
+                {group.entityRef}
               </Typography>
             )}
-          </Typography>
-          {group.entityRef && refCaption(group.entityRef, group.title) && (
-            <Typography variant="caption" color="textSecondary">
-              {group.entityRef}
-            </Typography>
-          )}
-          {render(group.workloads, group.title)}
-        </Box>
-      ))}
+            {render(group.workloads, title)}
+          </Box>
+        );
+      })}
     </Box>
   );
 }

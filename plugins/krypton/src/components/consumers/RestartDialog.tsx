@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   ConsumerWorkload,
   DiscoveryFailure,
@@ -10,6 +11,7 @@ import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import Alert from '@material-ui/lab/Alert';
 import { useId } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { workloadLabel } from './describe';
 
 export interface RestartDialogProps {
@@ -27,6 +29,7 @@ export interface RestartDialogProps {
  * again on confirm, so the dialog says that the set may differ if workloads changed meanwhile.
  */
 export function RestartDialog(props: RestartDialogProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   const bodyId = useId();
   const listId = useId();
@@ -40,18 +43,14 @@ export function RestartDialog(props: RestartDialogProps) {
       aria-describedby={bodyId}
     >
       <DialogTitle id={titleId}>
-        Restart the consumers of {props.secretName}?
+        {t('consumers.dialog.title', { name: props.secretName })}
       </DialogTitle>
       <DialogContent>
         <DialogContentText id={bodyId}>
-          Krypton will ask Kubernetes to roll out{' '}
-          {count === 1 ? 'this workload' : `these ${count} workloads`} in{' '}
-          {props.namespace} by adding a restart timestamp to their pod template.
-          It finds the consumers again when you confirm, so the set can differ
-          if workloads changed since this list was loaded.
+          {t('consumers.dialog.body', { count, namespace: props.namespace })}
         </DialogContentText>
         <DialogContentText id={listId} component="div">
-          Workloads to restart:
+          {t('consumers.dialog.listTitle')}
         </DialogContentText>
         <ul aria-labelledby={listId}>
           {props.workloads.map(w => (
@@ -60,34 +59,33 @@ export function RestartDialog(props: RestartDialogProps) {
         </ul>
         {stuck.length > 0 && (
           <Alert severity="warning">
-            Not every workload will roll out:{' '}
-            {stuck
-              .map(w =>
-                w.paused
-                  ? `${workloadLabel(
-                      w,
-                    )} is paused and will not roll out until it is resumed`
-                  : `${workloadLabel(
-                      w,
-                    )} uses OnDelete, so its pods roll only when they are deleted`,
-              )
-              .join('; ')}
-            .
+            {t('consumers.dialog.stuck', {
+              details: stuck
+                .map(w =>
+                  w.paused
+                    ? t('consumers.dialog.paused', {
+                        workload: workloadLabel(w),
+                      })
+                    : t('consumers.dialog.onDelete', {
+                        workload: workloadLabel(w),
+                      }),
+                )
+                .join('; '),
+            })}
           </Alert>
         )}
         {props.discoveryFailures.length > 0 && (
           <Alert severity="warning" style={{ marginTop: 8 }}>
-            The dry run could not list every{' '}
-            {props.discoveryFailures.map(f => f.kind).join(', ')}. If the
-            restart cannot list them either, none of that kind will be
-            restarted.
+            {t('consumers.dialog.partialDiscovery', {
+              kinds: props.discoveryFailures.map(f => f.kind).join(', '),
+            })}
           </Alert>
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button onClick={props.onCancel}>{t('consumers.dialog.cancel')}</Button>
         <Button onClick={props.onConfirm} color="primary" variant="contained">
-          Restart {count === 1 ? '1 workload' : `${count} workloads`}
+          {t('consumers.dialog.confirm', { count })}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,4 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   Labels,
   RestartFailure,
@@ -15,8 +16,9 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useCallback, useMemo } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { DiscoveryFailureTable } from './ConsumerTable';
-import { STATUS_HEADLINES, STATUS_SEVERITY } from './describe';
+import { STATUS_SEVERITY, statusHeadline } from './describe';
 import { EntityGroups } from './EntityGroups';
 
 /** One matched workload of a restart: acknowledged, or failed with the server's guidance. */
@@ -33,34 +35,44 @@ export interface RestartResultViewProps {
   labelsOf: (ref: WorkloadRef) => Labels | undefined;
 }
 
-const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => (
-  <Table size="small" aria-label={props.label}>
-    <TableHead>
-      <TableRow>
-        <TableCell>Kind</TableCell>
-        <TableCell>Name</TableCell>
-        <TableCell>Outcome</TableCell>
-        <TableCell>Code</TableCell>
-        <TableCell>HTTP status</TableCell>
-        <TableCell>Guidance</TableCell>
-      </TableRow>
-    </TableHead>
-    <TableBody>
-      {props.outcomes.map(o => (
-        <TableRow key={`${o.kind}/${o.name}`}>
-          <TableCell>{o.kind}</TableCell>
-          <TableCell component="th" scope="row" role="rowheader">
-            {o.name}
-          </TableCell>
-          <TableCell>{o.failure ? 'Failed' : 'Requested'}</TableCell>
-          <TableCell>{o.failure?.code ?? '—'}</TableCell>
-          <TableCell>{o.failure?.httpStatus ?? '—'}</TableCell>
-          <TableCell>{o.failure?.message ?? '—'}</TableCell>
+/** An empty cell: a symbol, not a word. */
+const NONE = '—';
+
+const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  return (
+    <Table size="small" aria-label={props.label}>
+      <TableHead>
+        <TableRow>
+          <TableCell>{t('consumers.table.kind')}</TableCell>
+          <TableCell>{t('consumers.table.name')}</TableCell>
+          <TableCell>{t('consumers.table.outcome')}</TableCell>
+          <TableCell>{t('consumers.table.code')}</TableCell>
+          <TableCell>{t('consumers.table.httpStatus')}</TableCell>
+          <TableCell>{t('consumers.table.guidance')}</TableCell>
         </TableRow>
-      ))}
-    </TableBody>
-  </Table>
-);
+      </TableHead>
+      <TableBody>
+        {props.outcomes.map(o => (
+          <TableRow key={`${o.kind}/${o.name}`}>
+            <TableCell>{o.kind}</TableCell>
+            <TableCell component="th" scope="row" role="rowheader">
+              {o.name}
+            </TableCell>
+            <TableCell>
+              {o.failure
+                ? t('consumers.table.failed')
+                : t('consumers.table.requested')}
+            </TableCell>
+            <TableCell>{o.failure?.code ?? NONE}</TableCell>
+            <TableCell>{o.failure?.httpStatus ?? NONE}</TableCell>
+            <TableCell>{o.failure?.message ?? NONE}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+};
 
 /**
  * A restart attempt as the server reported it: 200, 207 and 503 alike. "Requested" means only
@@ -68,6 +80,7 @@ const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => (
  */
 export const RestartResultView = (props: RestartResultViewProps) => {
   const { result, label, labelsOf } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const outcomes = useMemo<Outcome[]>(
     () => [
       ...result.requested.map(r => ({ kind: r.kind, name: r.name })),
@@ -83,21 +96,22 @@ export const RestartResultView = (props: RestartResultViewProps) => {
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
       <Alert severity={STATUS_SEVERITY[result.status]}>
-        <AlertTitle>{STATUS_HEADLINES[result.status]}</AlertTitle>
+        <AlertTitle>{statusHeadline(result.status, t)}</AlertTitle>
         <Typography variant="body2" paragraph>
           {result.message}
         </Typography>
         <Typography variant="body2">{result.note}</Typography>
       </Alert>
       <Typography variant="body2">
-        Known matches: {result.matched}. Requested: {result.requested.length}.
-        Failed: {result.failures.length}.
+        {t('consumers.result.counts', {
+          matched: String(result.matched),
+          requested: String(result.requested.length),
+          failed: String(result.failures.length),
+        })}
       </Typography>
       {troubled && (
         <Typography variant="body2">
-          Review the workloads' actual state and repair the errors before
-          retrying. A retry scans every kind again and may request another
-          rollout for workloads that were already acknowledged.
+          {t('consumers.result.troubled')}
         </Typography>
       )}
       {outcomes.length > 0 && (
@@ -110,7 +124,11 @@ export const RestartResultView = (props: RestartResultViewProps) => {
           render={(items, title) => (
             <OutcomeTable
               outcomes={items}
-              label={title ? `${label}: ${title}` : label}
+              label={
+                title
+                  ? t('consumers.result.tableOf', { label, group: title })
+                  : label
+              }
             />
           )}
         />
@@ -118,12 +136,11 @@ export const RestartResultView = (props: RestartResultViewProps) => {
       {result.discoveryFailures.length > 0 && (
         <Box>
           <Typography variant="body2" paragraph>
-            These kinds could not be listed completely. Which of their workloads
-            use the Secret is unknown, and none of them was restarted.
+            {t('consumers.result.discoveryFailed')}
           </Typography>
           <DiscoveryFailureTable
             failures={result.discoveryFailures}
-            label={`${label}: discovery failures`}
+            label={t('consumers.result.discoveryFailures', { label })}
           />
         </Box>
       )}

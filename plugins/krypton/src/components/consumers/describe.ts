@@ -4,25 +4,32 @@ import {
   SecretUsage,
   WorkloadKind,
 } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 
 /** How one pod template reads the Secret, in the manifest's own terms. */
-export function describeUsage(usage: SecretUsage): string {
+export function describeUsage(usage: SecretUsage, t: KryptonT): string {
   const containers = usage.containers?.length
-    ? ` in ${usage.containers.join(', ')}`
-    : '';
+    ? usage.containers.join(', ')
+    : undefined;
   switch (usage.type) {
     case 'env':
-      return `env${containers}`;
+      return containers
+        ? t('consumers.usage.envIn', { containers })
+        : t('consumers.usage.env');
     case 'envFrom':
-      return `envFrom${containers}`;
+      return containers
+        ? t('consumers.usage.envFromIn', { containers })
+        : t('consumers.usage.envFrom');
     case 'volume':
-      return usage.volume ? `volume ${usage.volume}` : 'volume';
+      return usage.volume
+        ? t('consumers.usage.volumeNamed', { volume: usage.volume })
+        : t('consumers.usage.volume');
     case 'projected':
       return usage.volume
-        ? `projected volume ${usage.volume}`
-        : 'projected volume';
+        ? t('consumers.usage.projectedNamed', { volume: usage.volume })
+        : t('consumers.usage.projected');
     case 'imagePullSecret':
-      return 'imagePullSecret';
+      return t('consumers.usage.imagePullSecret');
     default:
       // A usage type from a newer backend is still worth naming.
       return usage.type;
@@ -35,36 +42,35 @@ export interface WorkloadFlag {
 }
 
 /** What a restart will not do for this workload, or may already have done. */
-export function workloadFlags(workload: ConsumerWorkload): WorkloadFlag[] {
+export function workloadFlags(
+  workload: ConsumerWorkload,
+  t: KryptonT,
+): WorkloadFlag[] {
   const flags: WorkloadFlag[] = [];
   if (workload.paused) {
     flags.push({
-      label: 'Paused',
-      explanation: 'will not roll out until it is resumed',
+      label: t('consumers.flags.paused'),
+      explanation: t('consumers.flags.pausedExplanation'),
     });
   }
   if (workload.onDelete) {
     flags.push({
-      label: 'OnDelete',
-      explanation: 'pods roll only when they are deleted',
+      label: t('consumers.flags.onDelete'),
+      explanation: t('consumers.flags.onDeleteExplanation'),
     });
   }
   if (workload.reloader) {
     flags.push({
-      label: 'Reloader',
-      explanation:
-        'Stakater Reloader watches it, so it may already have rolled after the last change',
+      label: t('consumers.flags.reloader'),
+      explanation: t('consumers.flags.reloaderExplanation'),
     });
   }
   return flags;
 }
 
-export const STATUS_HEADLINES: Record<RestartStatus, string> = {
-  requested: 'Rollout requested',
-  no_targets: 'No workloads to restart',
-  partial: 'Rollout partly requested',
-  failed: 'Restart failed',
-};
+/** The headline of a restart's status, in the user's words. */
+export const statusHeadline = (status: RestartStatus, t: KryptonT): string =>
+  t(`consumers.result.headlines.${status}`);
 
 /**
  * Even "requested" is not a success colour: the server only saw its patches acknowledged, and

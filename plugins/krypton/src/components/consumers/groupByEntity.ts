@@ -18,6 +18,10 @@ export const KUBERNETES_ID_ANNOTATION = 'backstage.io/kubernetes-id';
 export const KUBERNETES_LABEL_SELECTOR_ANNOTATION =
   'backstage.io/kubernetes-label-selector';
 
+/**
+ * The title of the last group (no entity) in the grouping's data; the UI shows the group under
+ * its translated name (consumers.groups.notInCatalog) instead.
+ */
 export const NOT_IN_CATALOG_TITLE = 'Not in the catalog';
 
 export interface EntityGroup<T> {

@@ -1,8 +1,11 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DeleteResult } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { ReactNode } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 
 /** Which Secret a notice is about; a SecretSummary fits. */
 export interface DeletedSecretRef {
@@ -18,25 +21,31 @@ export interface DeleteNoticeProps {
   onDismiss?: () => void;
 }
 
-const where = (secret: DeletedSecretRef) =>
-  `${secret.namespace}/${secret.name}${
-    secret.cluster ? ` on cluster ${secret.cluster}` : ''
-  }`;
+const where = (secret: DeletedSecretRef, t: KryptonT) =>
+  secret.cluster
+    ? t('delete.notices.whereOnCluster', {
+        namespace: secret.namespace,
+        name: secret.name,
+        cluster: secret.cluster,
+      })
+    : t('delete.notices.where', {
+        namespace: secret.namespace,
+        name: secret.name,
+      });
 
 /**
  * The spec makes no claim of atomic erasure: "cleaned" covers the snapshots found before the live
  * delete, so the text says what an operator may still have to remove.
  */
-const HISTORY_TEXT: Record<DeleteResult['history'], string> = {
-  cleaned:
-    'Its history was cleaned: the snapshots Krypton found for it were deleted before the Secret, so its earlier versions cannot be restored. A write already in progress may still have left a snapshot behind, and legacy copies from older Krypton versions are not touched; an operator removes such leftovers with kubectl.',
-  kept: "Its history was kept: the snapshots stay in the namespace as ordinary Secrets that still hold its earlier values, for an operator's forensics or reviewed recovery with kubectl. Krypton no longer lists or restores them, not even through a new Secret of the same name, which starts a separate history; they remain until an operator deletes them.",
-};
+const historyText = (history: DeleteResult['history'], t: KryptonT) =>
+  history === 'kept'
+    ? t('delete.notices.historyKept')
+    : t('delete.notices.historyCleaned');
 
-function dismissAction(onDismiss?: () => void): ReactNode {
+function dismissAction(t: KryptonT, onDismiss?: () => void): ReactNode {
   return onDismiss ? (
     <Button color="inherit" size="small" onClick={onDismiss}>
-      Dismiss
+      {t('delete.notices.dismiss')}
     </Button>
   ) : undefined;
 }
@@ -47,13 +56,17 @@ export function DeletedNotice({
   result,
   onDismiss,
 }: DeleteNoticeProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
-    <Alert severity="success" action={dismissAction(onDismiss)}>
+    <Alert severity="success" action={dismissAction(t, onDismiss)}>
       <AlertTitle>
-        Deleted {secret.namespace}/{secret.name}
+        {t('delete.notices.deletedTitle', {
+          namespace: secret.namespace,
+          name: secret.name,
+        })}
       </AlertTitle>
-      Kubernetes confirmed that {where(secret)} no longer exists.{' '}
-      {HISTORY_TEXT[result.history]}
+      {t('delete.notices.deleted', { where: where(secret, t) })}{' '}
+      {historyText(result.history, t)}
     </Alert>
   );
 }
@@ -64,19 +77,19 @@ export function PendingDeletionNotice({
   result,
   onDismiss,
 }: DeleteNoticeProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
-    <Alert severity="warning" action={dismissAction(onDismiss)}>
+    <Alert severity="warning" action={dismissAction(t, onDismiss)}>
       <AlertTitle>
-        Deletion of {secret.namespace}/{secret.name} is pending
+        {t('delete.notices.pendingTitle', {
+          namespace: secret.namespace,
+          name: secret.name,
+        })}
       </AlertTitle>
-      Kubernetes accepted the delete of {where(secret)} but has not removed it
-      yet: it is finalizing the Secret, commonly because finalizers must be
-      cleared first. It is not deleted until then, stays listed with its pending
-      deletion, and cannot be restored meanwhile. Reload to see its current
-      state.{' '}
+      {t('delete.notices.pending', { where: where(secret, t) })}{' '}
       {result.history === 'kept'
-        ? 'Its history was kept.'
-        : 'Its history snapshots were cleaned before the delete request.'}
+        ? t('delete.notices.pendingKept')
+        : t('delete.notices.pendingCleaned')}
     </Alert>
   );
 }

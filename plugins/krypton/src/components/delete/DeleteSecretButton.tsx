@@ -1,10 +1,13 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecisions } from '../access/decide';
+import { KryptonT } from '../../translation';
 import { DeleteSecretDialog, DeleteTarget } from './DeleteSecretDialog';
 
 export interface DeleteSecretButtonProps {
@@ -27,18 +30,23 @@ export interface DeleteSecretButtonProps {
 }
 
 /** Why the button is disabled, in words for the user; none when it may be used. */
-function disabledReasons(props: DeleteSecretButtonProps): string[] {
+function disabledReasons(
+  props: DeleteSecretButtonProps,
+  t: KryptonT,
+): string[] {
   const reasons: string[] = [];
   if (props.summary.deletionTimestamp) {
     reasons.push(
-      `Kubernetes is already deleting this Secret (pending since ${props.summary.deletionTimestamp}).`,
+      t('delete.button.alreadyDeleting', {
+        since: props.summary.deletionTimestamp,
+      }),
     );
   }
   if (!props.decisions.delete.allowed) {
     reasons.push(
-      `You cannot delete this Secret: ${
-        props.decisions.delete.reason ?? 'you lack the delete right.'
-      }`,
+      t('delete.button.denied', {
+        reason: props.decisions.delete.reason ?? t('delete.button.lacksRight'),
+      }),
     );
   }
   return reasons;
@@ -50,9 +58,10 @@ function disabledReasons(props: DeleteSecretButtonProps): string[] {
  * would hide a tooltip from keyboard users.
  */
 export function DeleteSecretButton(props: DeleteSecretButtonProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const reasonId = useId();
   const [target, setTarget] = useState<DeleteTarget>();
-  const reasons = disabledReasons(props);
+  const reasons = disabledReasons(props, t);
 
   const finish =
     (callback: (result: DeleteResult) => void) => (result: DeleteResult) => {
@@ -72,7 +81,7 @@ export function DeleteSecretButton(props: DeleteSecretButtonProps) {
           setTarget({ location: props.location, summary: props.summary })
         }
       >
-        Delete…
+        {t('delete.button.delete')}
       </Button>
       {reasons.length > 0 && (
         <Typography variant="body2" color="textSecondary" id={reasonId}>

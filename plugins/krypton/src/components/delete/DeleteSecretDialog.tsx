@@ -1,10 +1,6 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
-import {
-  DeleteResult,
-  SecretSummary,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
+import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';
@@ -21,6 +17,8 @@ import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { FormEvent, useId, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecision } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
 
@@ -43,18 +41,16 @@ export interface DeleteSecretDialogProps {
   onFailed?: () => void;
 }
 
-/** A failed DELETE. Every kind blocks another attempt until Reload latest succeeds. */
+/**
+ * A failed DELETE. Every kind blocks another attempt until Reload latest succeeds. `message` is
+ * the server's fixed message, when an answer arrived; `stale` tells a stale revision from the
+ * other conflicts.
+ */
 interface DeleteFailure {
   kind: 'conflict' | 'refused' | 'uncertain';
-  message: string;
+  stale?: boolean;
+  message?: string;
 }
-
-const UNCONFIRMED =
-  'The delete did not complete, and it may or may not have been applied. Reload latest to check before trying again.';
-const RELOAD_FAILED = 'Krypton could not be reached.';
-
-const describe = (e: unknown, fallback: string) =>
-  e instanceof ResponseError ? e.message : fallback;
 
 /** The spec forbids guessing success, so a body that is not a DeleteResult is no confirmation. */
 function isDeleteResult(value: unknown): value is DeleteResult {
@@ -66,16 +62,25 @@ function isDeleteResult(value: unknown): value is DeleteResult {
   );
 }
 
-function failureOf(e: unknown): DeleteFailure {
-  if (!(e instanceof ResponseError)) {
-    return { kind: 'uncertain', message: UNCONFIRMED };
+function deleteFailure(e: unknown): DeleteFailure {
+  const failure = failureOf(e);
+  switch (failure.kind) {
+    case 'network':
+      return { kind: 'uncertain' };
+    case 'staleRevision':
+    case 'conflict':
+      return {
+        kind: 'conflict',
+        stale: failure.kind === 'staleRevision',
+        message: failure.message,
+      };
+    // A server error (500) or a gateway's (502, 504) can come after Kubernetes accepted the live
+    // delete. A 503 is Krypton's fixed "Kubernetes is unavailable", read as a refusal.
+    case 'server':
+      return { kind: 'uncertain', message: failure.message };
+    default:
+      return { kind: 'refused', message: failure.message };
   }
-  if (e.statusCode === 409) return { kind: 'conflict', message: e.message };
-  // A 500 or a gateway's 502/504 can come after Kubernetes accepted the live delete.
-  if (e.statusCode === 500 || e.statusCode === 502 || e.statusCode === 504) {
-    return { kind: 'uncertain', message: `${e.message} ${UNCONFIRMED}` };
-  }
-  return { kind: 'refused', message: e.message };
 }
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -102,25 +107,27 @@ function FailureAlert({
   failure: DeleteFailure;
   keepHistory: boolean;
 }) {
-  let title = 'The Secret was not deleted';
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  let title: string = t('delete.failure.titles.refused');
   if (failure.kind === 'uncertain')
-    title = 'The outcome of the delete is unknown';
+    title = t('delete.failure.titles.uncertain');
   else if (failure.kind === 'conflict') {
-    title =
-      failure.message === messages.staleRevision
-        ? 'This Secret changed since you loaded it'
-        : 'The delete was refused';
+    title = failure.stale
+      ? t('delete.failure.titles.stale')
+      : t('delete.failure.titles.conflict');
+  }
+  const unconfirmed = t('delete.failure.unconfirmed');
+  let message = failure.message ?? unconfirmed;
+  if (failure.kind === 'uncertain' && failure.message !== undefined) {
+    message = `${failure.message} ${unconfirmed}`;
   }
   return (
     <Alert severity="error">
       <AlertTitle>{title}</AlertTitle>
-      {failure.message}{' '}
-      {failure.kind === 'conflict' &&
-        'Reload latest to review the current Secret, then decide again.'}
-      {failure.kind === 'refused' &&
-        'Reload latest to review the current Secret before trying again.'}
-      {!keepHistory &&
-        ' History snapshots removed before the failure are not restored.'}
+      {message}{' '}
+      {failure.kind === 'conflict' && t('delete.failure.conflictAdvice')}
+      {failure.kind === 'refused' && t('delete.failure.refusedAdvice')}
+      {!keepHistory && ` ${t('delete.failure.cleanupKept')}`}
     </Alert>
   );
 }
@@ -133,6 +140,7 @@ function FailureAlert({
  */
 export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { target, current, decision } = props;
   const { summary } = target;
   const titleId = useId();
@@ -156,13 +164,13 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
 
   let blocked: string | undefined;
   if (!decision.allowed)
-    blocked = decision.reason ?? 'You may not delete this Secret.';
+    blocked = decision.reason ?? t('delete.blocked.denied');
   else if (summary.deletionTimestamp)
-    blocked = 'Kubernetes is already deleting this Secret.';
-  else if (failure) blocked = 'Reload latest before trying again.';
-  else if (superseded)
-    blocked = 'A newer revision was loaded: Reload latest to review it.';
-  else if (!confirmed) blocked = `Type ${summary.name} to enable Delete.`;
+    blocked = t('delete.blocked.alreadyDeleting');
+  else if (failure) blocked = t('delete.blocked.failed');
+  else if (superseded) blocked = t('delete.blocked.superseded');
+  else if (!confirmed)
+    blocked = t('delete.blocked.unconfirmed', { name: summary.name });
 
   const close = () => {
     if (!inFlight.current) props.onClose();
@@ -183,7 +191,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
         keepHistory,
       });
     } catch (err) {
-      setFailure(failureOf(err));
+      setFailure(deleteFailure(err));
       props.onFailed?.();
       return;
     } finally {
@@ -191,7 +199,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
       setBusy(undefined);
     }
     if (!isDeleteResult(result)) {
-      setFailure({ kind: 'uncertain', message: UNCONFIRMED });
+      setFailure({ kind: 'uncertain' });
       props.onFailed?.();
     } else if (result.status === 'deleted') {
       props.onDeleted(result);
@@ -209,7 +217,12 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
       await props.reloadLive();
     } catch (err) {
       // The failure (and any DELETE error) stays on screen; nothing is sent again.
-      setReloadError(describe(err, RELOAD_FAILED));
+      const reloadFailure = failureOf(err);
+      setReloadError(
+        reloadFailure.kind === 'network'
+          ? t('delete.dialog.unreachable')
+          : reloadFailure.message,
+      );
       return;
     } finally {
       inFlight.current = false;
@@ -231,28 +244,40 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
       <form
         onSubmit={submit}
         noValidate
-        aria-label={`Delete Secret ${summary.name}`}
+        aria-label={t('delete.dialog.formLabel', { name: summary.name })}
       >
-        <DialogTitle id={titleId}>Delete Secret {summary.name}?</DialogTitle>
+        <DialogTitle id={titleId}>
+          {t('delete.dialog.title', { name: summary.name })}
+        </DialogTitle>
         <DialogContent>
           <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
             <DialogContentText id={bodyId} style={{ margin: 0 }}>
-              This deletes {where} on cluster {summary.cluster} from Kubernetes.
-              Krypton deletes it only while it is still at revision{' '}
-              {summary.resourceVersion}, the state you loaded; if anyone has
-              changed it since, the delete is refused.
+              {t('delete.dialog.body', {
+                where,
+                cluster: summary.cluster,
+                revision: summary.resourceVersion,
+              })}
             </DialogContentText>
             <Box
               component="dl"
               display="flex"
               flexWrap="wrap"
               style={{ gap: 24, margin: 0 }}
-              aria-label="Secret to delete"
+              aria-label={t('delete.dialog.factsLabel')}
             >
-              <Fact label="Secret" value={where} />
-              <Fact label="Cluster" value={summary.cluster} />
-              <Fact label="Expected revision" value={summary.resourceVersion} />
-              <Fact label="Version" value={formatVersion(summary.version)} />
+              <Fact label={t('delete.dialog.facts.secret')} value={where} />
+              <Fact
+                label={t('delete.dialog.facts.cluster')}
+                value={summary.cluster}
+              />
+              <Fact
+                label={t('delete.dialog.facts.expectedRevision')}
+                value={summary.resourceVersion}
+              />
+              <Fact
+                label={t('delete.dialog.facts.version')}
+                value={formatVersion(t, summary.version)}
+              />
             </Box>
             <Box>
               <FormControlLabel
@@ -264,17 +289,17 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
                     inputProps={{ 'aria-describedby': keepId }}
                   />
                 }
-                label="Keep history"
+                label={t('delete.dialog.keepHistory')}
               />
               <FormHelperText id={keepId} style={{ marginTop: 0 }}>
                 {keepHistory
-                  ? "The Secret's history snapshots stay in the namespace as ordinary Secrets that still hold its earlier values, for an operator's forensics or reviewed recovery with kubectl. Krypton no longer lists or restores them, not even through a new Secret of the same name, which starts a separate history."
-                  : 'Krypton first deletes the history snapshots it finds for this Secret, then the Secret. They cannot be restored afterwards, and cleanup that happened is not undone if the delete then fails. Legacy copies from older Krypton versions are left for an operator.'}
+                  ? t('delete.dialog.keepHistoryHelp')
+                  : t('delete.dialog.cleanHistoryHelp')}
               </FormHelperText>
             </Box>
             <TextField
               id={confirmId}
-              label={`Type ${summary.name} to confirm`}
+              label={t('delete.dialog.confirmLabel', { name: summary.name })}
               value={typed}
               onChange={e => setTyped(e.target.value)}
               disabled={busy !== undefined}
@@ -285,9 +310,9 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
             />
             {superseded && !failure && (
               <Alert severity="info">
-                A newer revision ({current.resourceVersion}) has been loaded
-                since you opened this confirmation. Reload latest to review it
-                before deleting.
+                {t('delete.dialog.superseded', {
+                  revision: current.resourceVersion,
+                })}
               </Alert>
             )}
             {failure && (
@@ -295,8 +320,8 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
             )}
             {reloadError && (
               <Alert severity="error">
-                <AlertTitle>Could not reload the Secret</AlertTitle>
-                {reloadError} Reload latest never sends the delete.
+                <AlertTitle>{t('delete.dialog.reloadFailedTitle')}</AlertTitle>
+                {t('delete.dialog.reloadFailed', { message: reloadError })}
               </Alert>
             )}
           </Box>
@@ -308,14 +333,16 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
             </Typography>
           )}
           <Button onClick={close} disabled={busy !== undefined}>
-            Cancel
+            {t('delete.dialog.cancel')}
           </Button>
           <Button
             variant="outlined"
             onClick={reload}
             disabled={busy !== undefined}
           >
-            {busy === 'reloading' ? 'Reloading…' : 'Reload latest'}
+            {busy === 'reloading'
+              ? t('delete.dialog.reloading')
+              : t('delete.dialog.reloadLatest')}
           </Button>
           <Button
             type="submit"
@@ -324,7 +351,9 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
             disabled={blocked !== undefined || busy !== undefined}
             aria-describedby={blocked ? reasonId : undefined}
           >
-            {busy === 'deleting' ? 'Deleting…' : 'Delete'}
+            {busy === 'deleting'
+              ? t('delete.dialog.deleting')
+              : t('delete.dialog.delete')}
           </Button>
         </DialogActions>
       </form>

@@ -1,4 +1,5 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -10,27 +11,28 @@ import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import {
-  ACTION_LABELS,
   ActionDecisions,
   SECRET_ACTIONS,
+  actionLabel,
   SecretRole,
 } from '../access/decide';
 import { withoutValues } from '../writeAnswer';
 import { EditSecretCard, EditTabEvents } from './EditSecretCard';
 
-const ROLE_TEXT: Record<SecretRole, string> = {
-  admin:
-    "Krypton admin: you pass this Secret's access rules (the permission policy and Kubernetes RBAC still apply).",
-  owner: 'Owner: you may do everything with this Secret.',
-  editor: 'Editor: you may read, reveal, update, restore and restart.',
-  viewer: 'Viewer: you may read and reveal.',
-  none: "You are not named in this Secret's access rules.",
-  'no-rules':
-    'This Secret has no access rules: the permission policy and Kubernetes RBAC decide alone.',
-};
+/** The message key of each role's sentence. */
+const ROLE_KEYS = {
+  admin: 'admin',
+  owner: 'owner',
+  editor: 'editor',
+  viewer: 'viewer',
+  none: 'none',
+  'no-rules': 'noRules',
+} as const satisfies Record<SecretRole, string>;
 
 function RoleList({ title, refs }: { title: string; refs: string[] }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <Box>
       <Typography variant="subtitle2" component="h3">
@@ -38,7 +40,7 @@ function RoleList({ title, refs }: { title: string; refs: string[] }) {
       </Typography>
       {refs.length === 0 ? (
         <Typography variant="body2" color="textSecondary">
-          None
+          {t('detail.access.none')}
         </Typography>
       ) : (
         <ul aria-label={title} style={{ margin: 0, paddingLeft: 20 }}>
@@ -64,13 +66,14 @@ export interface AccessTabProps extends EditTabEvents {
 /** Who may do what with the Secret, what the signed-in user may do, and the owners' editor. */
 export const AccessTab = (props: AccessTabProps) => {
   const { secret, decisions, role, editing } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   // The access form starts from the metadata alone: it never shows, reads or sends values.
   const initial = useMemo(() => withoutValues(secret), [secret]);
   if (editing) {
     return (
       <EditSecretCard
         {...props}
-        title="Edit access and description"
+        title={t('detail.access.editTitle')}
         initial={initial}
         scope="metadata"
       />
@@ -78,17 +81,26 @@ export const AccessTab = (props: AccessTabProps) => {
   }
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      <InfoCard title="Access rules">
+      <InfoCard title={t('detail.access.rulesTitle')}>
         <Typography variant="subtitle2" component="h3">
-          Description
+          {t('detail.access.description')}
         </Typography>
         <Typography variant="body2" paragraph>
-          {secret.description || 'No description.'}
+          {secret.description || t('detail.access.noDescription')}
         </Typography>
         <Box display="flex" flexWrap="wrap" style={{ gap: 32 }}>
-          <RoleList title="Owners" refs={secret.access.owners} />
-          <RoleList title="Editors" refs={secret.access.editors} />
-          <RoleList title="Viewers" refs={secret.access.viewers} />
+          <RoleList
+            title={t('detail.access.owners')}
+            refs={secret.access.owners}
+          />
+          <RoleList
+            title={t('detail.access.editors')}
+            refs={secret.access.editors}
+          />
+          <RoleList
+            title={t('detail.access.viewers')}
+            refs={secret.access.viewers}
+          />
         </Box>
         <Box mt={2} display="flex" alignItems="center" style={{ gap: 16 }}>
           {decisions.manageAccess.allowed ? (
@@ -97,39 +109,40 @@ export const AccessTab = (props: AccessTabProps) => {
               color="primary"
               onClick={() => props.onEdit(true)}
             >
-              Edit access and description
+              {t('detail.access.edit')}
             </Button>
           ) : (
             <Typography variant="body2" color="textSecondary">
-              You cannot change the rules or the description:{' '}
-              {decisions.manageAccess.reason}
+              {t('detail.access.cannotEdit', {
+                reason: decisions.manageAccess.reason ?? '',
+              })}
             </Typography>
           )}
         </Box>
       </InfoCard>
-      <InfoCard title="What you may do">
+      <InfoCard title={t('detail.access.mayDoTitle')}>
         <Typography variant="body2" paragraph>
-          {ROLE_TEXT[role]}
+          {t(`detail.access.roles.${ROLE_KEYS[role]}`)}
         </Typography>
-        <Table size="small" aria-label="What you may do">
+        <Table size="small" aria-label={t('detail.access.mayDoTitle')}>
           <TableHead>
             <TableRow>
-              <TableCell>Action</TableCell>
-              <TableCell>Allowed</TableCell>
-              <TableCell>Why not</TableCell>
+              <TableCell>{t('detail.access.action')}</TableCell>
+              <TableCell>{t('detail.access.allowed')}</TableCell>
+              <TableCell>{t('detail.access.whyNot')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
             {SECRET_ACTIONS.map(action => (
               <TableRow key={action}>
                 <TableCell component="th" scope="row" role="rowheader">
-                  {ACTION_LABELS[action]}
+                  {actionLabel(t, action)}
                 </TableCell>
                 <TableCell>
                   {decisions[action].allowed ? (
-                    <StatusOK>Yes</StatusOK>
+                    <StatusOK>{t('detail.access.yes')}</StatusOK>
                   ) : (
-                    <StatusError>No</StatusError>
+                    <StatusError>{t('detail.access.no')}</StatusError>
                   )}
                 </TableCell>
                 <TableCell>{decisions[action].reason ?? ''}</TableCell>
@@ -138,8 +151,7 @@ export const AccessTab = (props: AccessTabProps) => {
           </TableBody>
         </Table>
         <Typography variant="caption" color="textSecondary">
-          Kubernetes RBAC is not visible here: when you act, Krypton shows its
-          refusal if it denies you.
+          {t('detail.access.rbacNote')}
         </Typography>
       </InfoCard>
     </Box>

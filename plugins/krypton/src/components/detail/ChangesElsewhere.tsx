@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretChangedSignal,
   SecretSummary,
@@ -9,6 +9,8 @@ import { useSignal } from '@backstage/plugin-signals-react';
 import Alert from '@material-ui/lab/Alert';
 import { useEffect, useRef } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 
 /** How often a page asks whether its Secret changed, where the signals plugin is not installed. */
 export const POLL_INTERVAL_MS = 30_000;
@@ -75,7 +77,7 @@ function useChangesElsewhere(
           notify.current({ deleted: false, version: live.version });
         }
       } catch (e) {
-        if (!stopped && e instanceof ResponseError && e.statusCode === 404) {
+        if (!stopped && failureOf(e).kind === 'notFound') {
           notify.current({ deleted: true, version: null });
         }
         // Any other failure is left to the next poll: the page says nothing it does not know.
@@ -105,22 +107,25 @@ export function ChangesElsewhere(props: {
   onDismiss: () => void;
 }) {
   const { change, editing, onDismiss } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   useChangesElsewhere(props.location, props.summary, props.onChange);
   if (!change) return null;
   if (change.deleted) {
     return (
       <Alert severity="warning" onClose={onDismiss}>
-        Changed elsewhere: this Secret was deleted outside this page.
-        {editing && ' Your edit can no longer be saved.'}
+        {t('detail.elsewhere.deleted')}
+        {editing && ` ${t('detail.elsewhere.deletedEditing')}`}
       </Alert>
     );
   }
   return (
     <Alert severity="info" onClose={onDismiss}>
-      Changed elsewhere: this Secret was changed outside this page.
-      {change.version !== null && ` It is now version ${change.version}.`}
-      {editing &&
-        ' Your edit still starts from the version you opened: reload latest in the form to review the change before you save.'}
+      {t('detail.elsewhere.changed')}
+      {change.version !== null &&
+        ` ${t('detail.elsewhere.version', {
+          version: String(change.version),
+        })}`}
+      {editing && ` ${t('detail.elsewhere.changedEditing')}`}
     </Alert>
   );
 }

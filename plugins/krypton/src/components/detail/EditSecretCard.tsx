@@ -1,4 +1,5 @@
 import { InfoCard } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretSummary,
   SecretWriteAnswer,
@@ -6,6 +7,7 @@ import {
 import Button from '@material-ui/core/Button';
 import { ReactNode } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { SecretForm, SecretFormScope } from '../edit';
 
@@ -37,11 +39,14 @@ export function EditSecretCard(
   },
 ) {
   const { secret, decisions } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <InfoCard
       title={props.title}
       action={
-        <Button onClick={() => props.onEdit(false)}>Cancel editing</Button>
+        <Button onClick={() => props.onEdit(false)}>
+          {t('detail.cancelEditing')}
+        </Button>
       }
     >
       {props.children}

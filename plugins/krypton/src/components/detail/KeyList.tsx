@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -5,19 +6,21 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
+import { kryptonTranslationRef } from '../../translation';
 
 /** The Secret's key names and kinds from its metadata, for readers who may not see values. */
 export const KeyList = ({ secret }: { secret: SecretSummary }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (secret.keys.length === 0) {
-    return <Typography variant="body2">The Secret has no keys.</Typography>;
+    return <Typography variant="body2">{t('detail.values.noKeys')}</Typography>;
   }
   const binary = new Set(secret.binaryKeys);
   return (
-    <Table size="small" aria-label="Keys">
+    <Table size="small" aria-label={t('detail.values.keysLabel')}>
       <TableHead>
         <TableRow>
-          <TableCell>Key</TableCell>
-          <TableCell>Kind</TableCell>
+          <TableCell>{t('detail.values.key')}</TableCell>
+          <TableCell>{t('detail.values.kind')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
@@ -26,7 +29,11 @@ export const KeyList = ({ secret }: { secret: SecretSummary }) => {
             <TableCell component="th" scope="row" role="rowheader">
               {key}
             </TableCell>
-            <TableCell>{binary.has(key) ? 'binary' : 'text'}</TableCell>
+            <TableCell>
+              {binary.has(key)
+                ? t('detail.values.binary')
+                : t('detail.values.text')}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

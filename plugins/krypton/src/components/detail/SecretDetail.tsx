@@ -3,7 +3,7 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import { ResponseError } from '@backstage/errors';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   DeleteResult,
   SecretSummary,
@@ -25,6 +25,8 @@ import {
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 import {
   AccessInputs,
   decideActions,
@@ -50,6 +52,9 @@ import { SecretFacts } from './SecretFacts';
 import { useSecretSummary } from './useSecretSummary';
 import { useSecretValues } from './useSecretValues';
 import { ValuesTab } from './ValuesTab';
+
+/** A restored Secret whose version counter is unreadable: a symbol, not a word. */
+const NO_VERSION = '—';
 
 function TabPanel(props: {
   baseId: string;
@@ -107,6 +112,7 @@ export interface SecretDetailProps {
  */
 export const SecretDetail = (props: SecretDetailProps) => {
   const { location } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const baseId = useId();
   const live = useSecretSummary(location);
   const config = useKryptonConfig();
@@ -148,11 +154,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
       permitted: permissions.permitted,
     };
     return {
-      decisions: limitByType(decideActions(inputs), metadata.type),
+      decisions: limitByType(decideActions(inputs, t), metadata.type),
       role: secretRole(inputs),
       inputs,
     };
-  }, [metadata, identity.principal, config.config, permissions.permitted]);
+  }, [metadata, identity.principal, config.config, permissions.permitted, t]);
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
   const mayReveal = decisions?.reveal.allowed ?? false;
@@ -196,14 +202,10 @@ export const SecretDetail = (props: SecretDetailProps) => {
     return <DeletedNotice secret={deleted.secret} result={deleted.result} />;
   }
   if (live.error) {
-    const denied =
-      live.error instanceof ResponseError && live.error.statusCode === 403;
+    const denied = failureOf(live.error).kind === 'forbidden';
     return (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-        <ResponseErrorPanel
-          error={live.error}
-          title="Could not load the Secret"
-        />
+        <ResponseErrorPanel error={live.error} title={t('detail.loadFailed')} />
         {denied && (
           // The history route answers for itself, so a refused reader sees that the history is
           // denied too, never an empty history. HistoryTab draws its own History card.
@@ -220,7 +222,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
     return (
       <ResponseErrorPanel
         error={identity.error}
-        title="Could not read your identity"
+        title={t('detail.identityFailed')}
       />
     );
   }
@@ -240,11 +242,14 @@ export const SecretDetail = (props: SecretDetailProps) => {
    */
   const mayKeepValues = (answer: SecretWriteAnswer) =>
     mayReveal &&
-    decideActions({
-      ...access.inputs,
-      rules: answer.access,
-      served: access.role === 'admin',
-    }).reveal.allowed;
+    decideActions(
+      {
+        ...access.inputs,
+        rules: answer.access,
+        served: access.role === 'admin',
+      },
+      t,
+    ).reveal.allowed;
   const onSaved = (answer: SecretWriteAnswer) => {
     const kept = keptAnswer(answer, mayKeepValues(answer));
     // An answer without (kept) values still moves the metadata (revision, version, keys, rules)
@@ -290,11 +295,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
       component={RouterLink}
       to={routed.href('consumers')}
     >
-      Restart consumers…
+      {t('detail.restartConsumers')}
     </Button>
   ) : (
     <Button color="inherit" onClick={() => setOwnTab('consumers')}>
-      Restart consumers…
+      {t('detail.restartConsumers')}
     </Button>
   );
 
@@ -302,7 +307,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
       {config.error && (
         <WarningPanel
-          title="Krypton's settings could not be read"
+          title={t('detail.settingsFailed')}
           message={config.error.message}
         />
       )}
@@ -339,9 +344,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
               : undefined
           }
         >
-          Restored: the Secret is now at version {restored.version ?? '—'}, and
-          the state it replaced was archived as a version. Apps that read it at
-          start-up keep the old values until they restart.
+          {t('detail.restored', {
+            version: String(restored.version ?? NO_VERSION),
+          })}
         </Alert>
       )}
       <SecretFacts secret={metadata} />
@@ -364,28 +369,28 @@ export const SecretDetail = (props: SecretDetailProps) => {
           onChange={(_e, next: SecretTabId) => {
             if (!routed) setOwnTab(next);
           }}
-          aria-label="Secret sections"
+          aria-label={t('detail.tabs.label')}
           indicatorColor="primary"
           textColor="primary"
         >
-          {SECRET_TABS.map(t =>
+          {SECRET_TABS.map(({ id }) =>
             routed ? (
               <Tab
-                key={t.id}
-                value={t.id}
-                label={t.label}
-                id={`${baseId}-tab-${t.id}`}
-                aria-controls={`${baseId}-panel-${t.id}`}
+                key={id}
+                value={id}
+                label={t(`detail.tabs.${id}`)}
+                id={`${baseId}-tab-${id}`}
+                aria-controls={`${baseId}-panel-${id}`}
                 component={RouterLink}
-                to={routed.href(t.id)}
+                to={routed.href(id)}
               />
             ) : (
               <Tab
-                key={t.id}
-                value={t.id}
-                label={t.label}
-                id={`${baseId}-tab-${t.id}`}
-                aria-controls={`${baseId}-panel-${t.id}`}
+                key={id}
+                value={id}
+                label={t(`detail.tabs.${id}`)}
+                id={`${baseId}-tab-${id}`}
+                aria-controls={`${baseId}-panel-${id}`}
               />
             ),
           )}

@@ -1,5 +1,6 @@
 import { WarningPanel } from '@backstage/core-components';
 import { useRouteRef } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   isSnapshotName,
   validateNamespace,
@@ -13,22 +14,29 @@ import {
   useSearchParams,
 } from 'react-router-dom';
 import { rootRouteRef } from '../../routes';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { DEFAULT_SECRET_TAB, SecretTabId, isSecretTabId } from '../secretLink';
 import { DeletedState } from './deletedState';
 import { SecretDetail } from './SecretDetail';
 
-/** Why the address cannot name a served Secret, checked before anything is asked of the backend. */
-function addressProblem(namespace: string, name: string): string | undefined {
+/**
+ * Why the address cannot name a served Secret, checked before anything is asked of the backend.
+ * The validators' messages are the API's own, shown as the server would send them.
+ */
+function addressProblem(
+  namespace: string,
+  name: string,
+  t: KryptonT,
+): string | undefined {
   try {
     validateNamespace(namespace);
     validateSecretName(name);
   } catch (e) {
     return (e as Error).message;
   }
-  return isSnapshotName(name)
-    ? 'History snapshots are reached through their live Secret.'
-    : undefined;
+  return isSnapshotName(name) ? t('detail.page.snapshotAddress') : undefined;
 }
 
 /** The query without the given parameters, as a `?…` suffix (or nothing). */
@@ -51,6 +59,7 @@ function searchWithout(search: URLSearchParams, ...names: string[]): string {
  */
 export const SecretDetailPage = () => {
   const params = useParams();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { pathname } = useLocation();
   const [search, setSearch] = useSearchParams();
   const root = useRouteRef(rootRouteRef);
@@ -60,7 +69,7 @@ export const SecretDetailPage = () => {
   const navigate = useNavigate();
   const cluster = search.get('cluster') || undefined;
   const entityRef = search.get('entity') || undefined;
-  const problem = addressProblem(namespace, name);
+  const problem = addressProblem(namespace, name, t);
   const trimmed = pathname.replace(/\/+$/, '');
   const detailPath =
     segment === undefined
@@ -97,14 +106,17 @@ export const SecretDetailPage = () => {
   return (
     <KryptonPageFrame
       title={name}
-      subtitle={`${cluster ?? 'Default cluster'} / ${namespace}`}
+      subtitle={t('detail.page.subtitle', {
+        cluster: cluster ?? t('detail.page.defaultCluster'),
+        namespace,
+      })}
       crumbs={{
         parent: { label: namespace, href: back },
         self: { label: name, href: `${detailPath}${tabQuery}` },
       }}
     >
       {problem ? (
-        <WarningPanel title="Not a Secret address" message={problem} />
+        <WarningPanel title={t('detail.page.notAnAddress')} message={problem} />
       ) : (
         <SecretDetail
           key={`${cluster ?? ''}/${namespace}/${name}`}

@@ -1,4 +1,5 @@
 import { InfoCard } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   AccessRules,
   SecretSummary,
@@ -8,12 +9,15 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { ReactNode } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { EntityRefList } from '../list/EntityRefList';
 import { formatVersion } from '../list/secretRows';
 import { RelativeTime } from '../time/RelativeTime';
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const yesNo = (value: boolean, t: KryptonT) =>
+  value ? t('detail.facts.yes') : t('detail.facts.no');
 
 /** One label or annotation. */
 export interface MetadataEntry {
@@ -135,11 +139,14 @@ function kryptonValue(entry: KryptonEntry, access: AccessRules): ReactNode {
 }
 
 function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (!change) return null;
+  const time = <RelativeTime value={change.time} />;
   return (
-    <Fact label="Last change">
-      <RelativeTime value={change.time} />
-      {change.manager && ` by ${change.manager}`}
+    <Fact label={t('detail.facts.lastChange')}>
+      {change.manager
+        ? t('detail.facts.lastChangeBy', { time, manager: change.manager })
+        : time}
     </Fact>
   );
 }
@@ -150,6 +157,7 @@ function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
  * Sections the summary has nothing for are left out.
  */
 export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const prefix = useKryptonAnnotationPrefix();
   const grouped = groupMetadata(secret, prefix);
   const owners = secret.ownerReferences ?? [];
@@ -161,43 +169,50 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
         flexWrap="wrap"
         style={{ gap: 24, margin: 0 }}
       >
-        <Fact label="Cluster">{secret.cluster}</Fact>
-        <Fact label="Namespace">{secret.namespace}</Fact>
-        <Fact label="Name">{secret.name}</Fact>
-        <Fact label="Type">{secret.type}</Fact>
-        <Fact label="Version">{formatVersion(secret.version)}</Fact>
-        <Fact label="Managed">{yesNo(secret.managed)}</Fact>
-        <Fact label="Immutable">{yesNo(secret.immutable)}</Fact>
-        <Fact label="Pending deletion">
-          {secret.deletionTimestamp ? (
-            <>
-              Since <RelativeTime value={secret.deletionTimestamp} />
-            </>
-          ) : (
-            'No'
-          )}
+        <Fact label={t('detail.facts.cluster')}>{secret.cluster}</Fact>
+        <Fact label={t('detail.facts.namespace')}>{secret.namespace}</Fact>
+        <Fact label={t('detail.facts.name')}>{secret.name}</Fact>
+        <Fact label={t('detail.facts.type')}>{secret.type}</Fact>
+        <Fact label={t('detail.facts.version')}>
+          {formatVersion(t, secret.version)}
+        </Fact>
+        <Fact label={t('detail.facts.managed')}>
+          {yesNo(secret.managed, t)}
+        </Fact>
+        <Fact label={t('detail.facts.immutable')}>
+          {yesNo(secret.immutable, t)}
+        </Fact>
+        <Fact label={t('detail.facts.pendingDeletion')}>
+          {secret.deletionTimestamp
+            ? t('detail.facts.since', {
+                time: <RelativeTime value={secret.deletionTimestamp} />,
+              })
+            : t('detail.facts.no')}
         </Fact>
         {secret.creationTimestamp && (
-          <Fact label="Created">
+          <Fact label={t('detail.facts.created')}>
             <RelativeTime value={secret.creationTimestamp} />
           </Fact>
         )}
         <LastChange change={secret.lastChange} />
       </Box>
       {owners.length > 0 && (
-        <FactGroup title="Owner references">
+        <FactGroup title={t('detail.facts.ownerReferences')}>
           <Box component="ul" m={0} pl={2}>
             {owners.map(ref => (
               <Typography component="li" variant="body2" key={ref.uid}>
-                {ref.kind}/{ref.name}
-                {ref.controller && ' (controller)'}
+                {ref.controller
+                  ? t('detail.facts.controller', {
+                      owner: `${ref.kind}/${ref.name}`,
+                    })
+                  : `${ref.kind}/${ref.name}`}
               </Typography>
             ))}
           </Box>
         </FactGroup>
       )}
       {grouped.krypton.length > 0 && (
-        <FactGroup title="Krypton">
+        <FactGroup title={t('detail.facts.krypton')}>
           <Box component="dl" m={0}>
             {grouped.krypton.map(entry => (
               <Entry key={entry.key} name={entry.name}>
@@ -208,7 +223,7 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
         </FactGroup>
       )}
       {grouped.labels.length > 0 && (
-        <FactGroup title="Labels">
+        <FactGroup title={t('detail.facts.labels')}>
           <Box component="dl" m={0}>
             {grouped.labels.map(entry => (
               <Entry key={entry.key} name={entry.key}>
@@ -219,7 +234,7 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
         </FactGroup>
       )}
       {grouped.annotations.length > 0 && (
-        <FactGroup title="Annotations">
+        <FactGroup title={t('detail.facts.annotations')}>
           <Box component="dl" m={0}>
             {grouped.annotations.map(entry => (
               <Entry key={entry.key} name={entry.key}>
@@ -231,10 +246,7 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
       )}
       {secret.deletionTimestamp && (
         <Box mt={2}>
-          <Alert severity="warning">
-            Kubernetes is deleting this Secret (deletion is pending), so it
-            cannot be restored.
-          </Alert>
+          <Alert severity="warning">{t('detail.facts.deleting')}</Alert>
         </Box>
       )}
       {secret.version === null && (
@@ -244,10 +256,7 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
       )}
       {!secret.managed && (
         <Box mt={2}>
-          <Alert severity="info">
-            Krypton does not manage this Secret yet: adopt it from the Krypton
-            page to keep its history.
-          </Alert>
+          <Alert severity="info">{t('detail.facts.unmanaged')}</Alert>
         </Box>
       )}
     </InfoCard>

@@ -3,12 +3,14 @@ import {
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { SecretLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
 import { SecretValues } from '../values';
@@ -27,13 +29,15 @@ export interface ValuesTabProps extends EditTabEvents {
 /** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
 export const ValuesTab = (props: ValuesTabProps) => {
   const { summary, values, decisions, editing } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (!decisions.reveal.allowed) {
     return (
-      <InfoCard title="Keys">
+      <InfoCard title={t('detail.values.keysTitle')}>
         <Box mb={2}>
           <Alert severity="info">
-            You may see this Secret's metadata, but not its values.{' '}
-            {decisions.reveal.reason}
+            {t('detail.values.metadataOnly', {
+              reason: decisions.reveal.reason ?? '',
+            })}
           </Alert>
         </Box>
         <KeyList secret={summary} />
@@ -46,15 +50,16 @@ export const ValuesTab = (props: ValuesTabProps) => {
     return (
       <EditSecretCard
         {...props}
-        title="Edit Secret"
+        title={t('detail.values.editTitle')}
         secret={secret}
         initial={secret}
       >
         {values.error && (
           <Box mb={2}>
             <Alert severity="warning">
-              The values could not be refreshed ({values.error.message}). Your
-              draft is kept; reload latest in the form to try again.
+              {t('detail.values.refreshFailed', {
+                message: values.error.message,
+              })}
             </Alert>
           </Box>
         )}
@@ -67,9 +72,9 @@ export const ValuesTab = (props: ValuesTabProps) => {
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <ResponseErrorPanel
           error={values.error}
-          title="Could not load the values"
+          title={t('detail.values.loadFailed')}
         />
-        <InfoCard title="Keys">
+        <InfoCard title={t('detail.values.keysTitle')}>
           <KeyList secret={summary} />
         </InfoCard>
       </Box>
@@ -83,17 +88,17 @@ export const ValuesTab = (props: ValuesTabProps) => {
     return (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <Alert severity="info">
-          The change was saved: the Secret is now at version{' '}
-          {formatVersion(saved.version)}, revision {saved.resourceVersion}. Its
-          values are not shown, because you may not reveal them now. Reload
-          values to try loading them.
+          {t('detail.values.withheld', {
+            version: formatVersion(t, saved.version),
+            revision: saved.resourceVersion,
+          })}
         </Alert>
         <Box>
           <Button variant="outlined" onClick={values.reload}>
-            Reload values
+            {t('detail.values.reload')}
           </Button>
         </Box>
-        <InfoCard title="Keys">
+        <InfoCard title={t('detail.values.keysTitle')}>
           <KeyList secret={summary} />
         </InfoCard>
       </Box>
@@ -110,22 +115,24 @@ export const ValuesTab = (props: ValuesTabProps) => {
             color="primary"
             onClick={() => props.onEdit(true)}
           >
-            Edit
+            {t('detail.values.edit')}
           </Button>
         ) : (
           <Typography variant="body2" color="textSecondary">
-            You cannot edit this Secret: {decisions.update.reason}
+            {t('detail.values.cannotEdit', {
+              reason: decisions.update.reason ?? '',
+            })}
           </Typography>
         )}
         <Button variant="outlined" onClick={values.reload}>
-          Reload values
+          {t('detail.values.reload')}
         </Button>
       </Box>
       <SecretValues
         data={secret.data}
         binaryData={secret.binaryData}
         keys={secret.keys}
-        title="Values"
+        title={t('detail.values.valuesTitle')}
       />
     </Box>
   );

@@ -1,4 +1,5 @@
 import { useApiHolder } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogApi, catalogApiRef } from '@backstage/plugin-catalog-react';
 import {
@@ -14,16 +15,8 @@ import PersonIcon from '@material-ui/icons/Person';
 import Alert from '@material-ui/lab/Alert';
 import Autocomplete from '@material-ui/lab/Autocomplete';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from './draft';
-
-const LABELS: Record<AccessRole, string> = {
-  owners: 'Owners',
-  editors: 'Editors',
-  viewers: 'Viewers',
-};
-
-const TYPED_HINT =
-  'Comma-separated user or group refs, such as user:default/alice, group:default/team-a';
 
 /** How many catalog entities one search shows, and how many refs one lookup names. */
 const SEARCH_LIMIT = 20;
@@ -80,6 +73,7 @@ function RefPicker(props: {
   onCatalogError: () => void;
 }) {
   const { catalog, onCatalogError } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const refs = useMemo(() => splitRefs(props.value), [props.value]);
   const [known, setKnown] = useState<ReadonlyMap<string, Known>>(new Map());
   const [input, setInput] = useState('');
@@ -219,10 +213,10 @@ function RefPicker(props: {
           let label = titleOf(ref);
           let problem = false;
           if (normal === undefined) {
-            label = `${ref.slice(0, 64)} (not a user or group ref)`;
+            label = t('edit.access.notARef', { ref: ref.slice(0, 64) });
             problem = true;
           } else if (entry && !entry.found) {
-            label = `${ref} (unknown)`;
+            label = t('edit.access.unknown', { ref });
             problem = true;
           }
           return (
@@ -246,10 +240,7 @@ function RefPicker(props: {
           {...params}
           label={props.label}
           error={props.error !== undefined}
-          helperText={
-            props.error ??
-            'Search the catalog for users and groups. Refs it does not know are marked unknown.'
-          }
+          helperText={props.error ?? t('edit.access.pickerHint')}
           margin="dense"
           variant="outlined"
           inputProps={{ ...params.inputProps, spellCheck: false }}
@@ -266,6 +257,7 @@ export function AccessFields({
   onChange,
   picker = false,
 }: AccessFieldsProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const fieldId = useId();
   const apis = useApiHolder();
   const catalog = picker ? apis.get(catalogApiRef) : undefined;
@@ -275,12 +267,10 @@ export function AccessFields({
   return (
     <Box>
       <Typography variant="subtitle1" component="h3">
-        Access
+        {t('edit.access.heading')}
       </Typography>
       {catalogFailed && (
-        <Alert severity="warning">
-          The catalog could not be searched, so type the refs instead.
-        </Alert>
+        <Alert severity="warning">{t('edit.access.catalogFailed')}</Alert>
       )}
       {ACCESS_ROLES.map(role =>
         fromCatalog ? (
@@ -288,7 +278,7 @@ export function AccessFields({
             key={role}
             catalog={catalog}
             id={`${fieldId}-${role}`}
-            label={LABELS[role]}
+            label={t(`edit.access.${role}`)}
             value={values[role]}
             error={errors[role]}
             onChange={value => onChange(role, value)}
@@ -298,11 +288,11 @@ export function AccessFields({
           <TextField
             key={role}
             id={`${fieldId}-${role}`}
-            label={LABELS[role]}
+            label={t(`edit.access.${role}`)}
             value={values[role]}
             onChange={e => onChange(role, e.target.value)}
             error={errors[role] !== undefined}
-            helperText={errors[role] ?? TYPED_HINT}
+            helperText={errors[role] ?? t('edit.access.typedHint')}
             fullWidth
             margin="dense"
             variant="outlined"

@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
@@ -6,6 +7,8 @@ import RadioGroup from '@material-ui/core/RadioGroup';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useMemo } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import {
   BulkIssue,
   BulkMode,
@@ -36,27 +39,29 @@ function preview(
   current: Record<string, string>,
   binaryKeys: readonly string[],
   mode: BulkMode,
+  t: KryptonT,
 ): Preview {
-  const parsed = parseBulk(text);
+  const parsed = parseBulk(text, t);
   const issues = [...parsed.issues];
   for (const key of parsed.keys) {
     if (binaryKeys.includes(key)) {
       issues.push({
         line: 0,
-        message: `"${key}" is a binary key: it is kept as is and cannot be set as text.`,
+        message: t('edit.bulk.binaryKey', { key }),
       });
     }
   }
   return { issues, plan: planBulk(current, parsed, mode) };
 }
 
+/** `title` holds the count: the caller words it with the list's length. */
 function KeyList({ title, keys }: { title: string; keys: string[] }) {
   const id = useId();
   if (keys.length === 0) return null;
   return (
     <Box mt={1}>
       <Typography variant="subtitle2" id={id}>
-        {title} ({keys.length})
+        {title}
       </Typography>
       <ul aria-labelledby={id}>
         {keys.map(key => (
@@ -75,9 +80,10 @@ function KeyList({ title, keys }: { title: string; keys: string[] }) {
  */
 export function BulkEditor(props: BulkEditorProps) {
   const { current, binaryKeys, text, mode, disabled } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { issues, plan } = useMemo(
-    () => preview(text, current, binaryKeys, mode),
-    [text, current, binaryKeys, mode],
+    () => preview(text, current, binaryKeys, mode, t),
+    [text, current, binaryKeys, mode, t],
   );
   const changes = plan.added.length + plan.changed.length + plan.removed.length;
   const pasted = text.trim() !== '';
@@ -87,8 +93,8 @@ export function BulkEditor(props: BulkEditorProps) {
     <Box>
       <TextField
         id={fieldId}
-        label="Paste KEY=value lines"
-        helperText="One KEY=value per line, as in a .env file. Blank lines and # comments are ignored; export and quotes are allowed."
+        label={t('edit.bulk.label')}
+        helperText={t('edit.bulk.hint')}
         multiline
         minRows={4}
         maxRows={12}
@@ -101,60 +107,75 @@ export function BulkEditor(props: BulkEditorProps) {
       />
       <RadioGroup
         row
-        aria-label="How to apply the pasted lines"
+        aria-label={t('edit.bulk.modeLabel')}
         value={mode}
         onChange={e => props.onModeChange(e.target.value as BulkMode)}
       >
         <FormControlLabel
           value="merge"
           control={<Radio />}
-          label="Merge: keep keys not in the paste"
+          label={t('edit.bulk.merge')}
           disabled={disabled}
         />
         <FormControlLabel
           value="replace"
           control={<Radio />}
-          label="Replace all: remove text keys not in the paste"
+          label={t('edit.bulk.replace')}
           disabled={disabled}
         />
       </RadioGroup>
       {pasted && (
         <Box
           role="region"
-          aria-label="Preview of the pasted lines"
+          aria-label={t('edit.bulk.preview')}
           border={1}
           borderColor="divider"
           borderRadius={4}
           p={2}
         >
           <Typography variant="subtitle1">
-            Preview (values are not shown)
+            {t('edit.bulk.previewTitle')}
           </Typography>
           {issues.length > 0 && (
             <Box role="alert">
               <Typography variant="subtitle2" color="error">
-                Fix these lines before applying
+                {t('edit.bulk.fixLines')}
               </Typography>
               <ul>
                 {issues.map((issue, index) => (
                   <li key={index}>
-                    {issue.line > 0 ? `Line ${issue.line}: ` : ''}
+                    {issue.line > 0
+                      ? t('edit.bulk.line', { line: String(issue.line) })
+                      : ''}
                     {issue.message}
                   </li>
                 ))}
               </ul>
             </Box>
           )}
-          <KeyList title="Added" keys={plan.added} />
-          <KeyList title="Changed" keys={plan.changed} />
-          <KeyList title="Removed" keys={plan.removed} />
+          <KeyList
+            title={t('edit.bulk.added', { total: String(plan.added.length) })}
+            keys={plan.added}
+          />
+          <KeyList
+            title={t('edit.bulk.changed', {
+              total: String(plan.changed.length),
+            })}
+            keys={plan.changed}
+          />
+          <KeyList
+            title={t('edit.bulk.removed', {
+              total: String(plan.removed.length),
+            })}
+            keys={plan.removed}
+          />
           {plan.unchanged.length > 0 && (
             <Typography variant="body2" color="textSecondary">
-              {plan.unchanged.length} key(s) unchanged.
+              {t('edit.bulk.unchanged', { count: plan.unchanged.length })}
             </Typography>
           )}
           {issues.length === 0 && changes === 0 && (
-            <Typography variant="body2">Nothing to change.</Typography>
+            <Typography variant="body2">{t('edit.bulk.nothing')}</Typography>
           )}
           <Box mt={1} display="flex" style={{ gap: 8 }}>
             <Button
@@ -163,10 +184,10 @@ export function BulkEditor(props: BulkEditorProps) {
               disabled={disabled || issues.length > 0 || changes === 0}
               onClick={() => props.onApply(plan)}
             >
-              Apply pasted lines
+              {t('edit.bulk.apply')}
             </Button>
             <Button onClick={() => props.onTextChange('')} disabled={disabled}>
-              Clear
+              {t('edit.bulk.clear')}
             </Button>
           </Box>
         </Box>

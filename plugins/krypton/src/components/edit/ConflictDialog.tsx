@@ -1,4 +1,4 @@
-import { messages } from '@krypton/plugin-krypton-common';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -6,10 +6,12 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useId } from 'react';
+import { Failure } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 
 export interface ConflictDialogProps {
-  /** The server's message of the 409; the dialog is open while it is set. */
-  message?: string;
+  /** The 409 of a save; the dialog is open while it is set. */
+  failure?: Failure;
   onReload: () => void;
   onClose: () => void;
 }
@@ -19,37 +21,34 @@ export interface ConflictDialogProps {
  * that is gone, and only the user can decide how their changes apply to the current state.
  */
 export function ConflictDialog({
-  message,
+  failure,
   onReload,
   onClose,
 }: ConflictDialogProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   const bodyId = useId();
   // Other 409s (a history slot or counter an operator must review) are not a concurrent edit.
-  const stale = message === messages.staleRevision;
+  const stale = failure?.kind === 'staleRevision';
   return (
     <Dialog
-      open={message !== undefined}
+      open={failure !== undefined}
       onClose={onClose}
       aria-labelledby={titleId}
       aria-describedby={bodyId}
     >
       <DialogTitle id={titleId}>
-        {stale
-          ? 'This Secret changed since you loaded it.'
-          : 'The Secret could not be saved.'}
+        {stale ? t('edit.conflict.staleTitle') : t('edit.conflict.otherTitle')}
       </DialogTitle>
       <DialogContent>
-        <DialogContentText id={bodyId}>{message}</DialogContentText>
-        <DialogContentText>
-          Reload latest replaces your draft with the live Secret. Note your
-          changes first, then review the current state and re-apply them.
-        </DialogContentText>
+        {/* The server's fixed message, as it sent it. */}
+        <DialogContentText id={bodyId}>{failure?.message}</DialogContentText>
+        <DialogContentText>{t('edit.conflict.body')}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Keep editing</Button>
+        <Button onClick={onClose}>{t('edit.conflict.keepEditing')}</Button>
         <Button onClick={onReload} color="primary" variant="contained">
-          Reload latest
+          {t('edit.conflict.reloadLatest')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -5,6 +6,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useEffect, useId } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 
 /** Asks before a draft with changes is thrown away; Escape and the backdrop keep it. */
 export function DiscardDraftDialog(props: {
@@ -12,20 +14,18 @@ export function DiscardDraftDialog(props: {
   onKeep: () => void;
   onDiscard: () => void;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   return (
     <Dialog open={props.open} onClose={props.onKeep} aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>Discard your changes?</DialogTitle>
+      <DialogTitle id={titleId}>{t('edit.discard.title')}</DialogTitle>
       <DialogContent>
-        <DialogContentText>
-          The draft has changes that are not saved. Drafts are kept in this page
-          only, so discarding them cannot be undone.
-        </DialogContentText>
+        <DialogContentText>{t('edit.discard.body')}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onDiscard}>Discard changes</Button>
+        <Button onClick={props.onDiscard}>{t('edit.discard.discard')}</Button>
         <Button onClick={props.onKeep} color="primary" variant="contained">
-          Keep editing
+          {t('edit.discard.keepEditing')}
         </Button>
       </DialogActions>
     </Dialog>

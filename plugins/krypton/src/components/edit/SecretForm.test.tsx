@@ -384,7 +384,7 @@ describe('SecretForm', () => {
     expect(list(/^Added/)).toEqual(['NEW_KEY']);
     expect(list(/^Changed/)).toEqual(['PASS']);
     expect(list(/^Removed/)).toEqual(['OLD']);
-    expect(within(region).getByText('1 key(s) unchanged.')).toBeInTheDocument();
+    expect(within(region).getByText('1 key unchanged.')).toBeInTheDocument();
     for (const value of ['new-pass', 'brand-new', 'old-value', 'pw']) {
       expect(region.textContent).not.toContain(value);
     }

@@ -1,6 +1,6 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   MAX_SECRET_BYTES,
   SecretWriteAnswer,
@@ -30,6 +30,8 @@ import {
   SecretLocation,
   kryptonApiRef,
 } from '../../api/KryptonApi';
+import { Failure, failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 import { KeyList } from '../detail/KeyList';
 import { formatVersion } from '../list/secretRows';
 import { carriesValues, keptAnswer, withoutValues } from '../writeAnswer';
@@ -37,6 +39,7 @@ import { AccessFields } from './AccessFields';
 import { BulkEditor } from './BulkEditor';
 import { BulkPlan } from './bulkParse';
 import { ConflictDialog } from './ConflictDialog';
+import { DiscardDraftDialog } from './DiscardDraftDialog';
 import {
   TextRow,
   applyBulkPlan,
@@ -60,6 +63,7 @@ import {
   TextRows,
 } from './TextRows';
 import { useDraft } from './useDraft';
+import { useLeaveGuard } from './useLeaveGuard';
 
 interface SecretFormCommonProps {
   /**
@@ -114,18 +118,9 @@ export type SecretFormProps = SecretFormCommonProps &
 
 const NO_KEYS: readonly string[] = [];
 
-const statusOf = (e: unknown) =>
-  e instanceof ResponseError ? e.statusCode : undefined;
-
-/** The backend's fixed message; anything else (a network failure) gets a fixed text too. */
-const describe = (e: unknown, fallback: string) =>
-  e instanceof ResponseError ? e.message : fallback;
-
-const SAVE_UNCONFIRMED =
-  'The save did not complete, and it may or may not have been applied. Reload latest to check before trying again.';
-const RELOAD_FAILED = 'Krypton could not be reached.';
-const IMMUTABLE_OWNERS_ONLY =
-  'Only owners make a Secret immutable, because it can never be changed or restored afterwards.';
+/** The backend's fixed message; a failure without an answer (the network) gets a text of ours. */
+const describe = (failure: Failure, fallback: string) =>
+  failure.kind === 'network' ? fallback : failure.message;
 
 /** Create or edit one Secret: text values, description, immutability and access rules. */
 export function SecretForm(props: SecretFormProps) {
@@ -135,6 +130,7 @@ export function SecretForm(props: SecretFormProps) {
   // to show them in, and a save without data keeps them as they are.
   const keepValues = props.keepValues && !metadataOnly;
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const reasonId = useId();
   const fieldId = useId();
   // Values the user may not reveal never enter the draft, whoever handed them over.
@@ -158,7 +154,7 @@ export function SecretForm(props: SecretFormProps) {
   const [reloading, setReloading] = useState(false);
   const [saveError, setSaveError] = useState<string>();
   const [reloadError, setReloadError] = useState<string>();
-  const [conflict, setConflict] = useState<string>();
+  const [conflict, setConflict] = useState<Failure>();
   const [fileError, setFileError] = useState<string>();
   const inFlight = useRef(false);
 
@@ -178,12 +174,16 @@ export function SecretForm(props: SecretFormProps) {
   );
   const errors = useMemo(
     () =>
-      validateDraft(draft, {
-        mode: isEdit ? 'edit' : 'create',
-        binaryKeys,
-        canEditAccess,
-      }),
-    [draft, isEdit, binaryKeys, canEditAccess],
+      validateDraft(
+        draft,
+        {
+          mode: isEdit ? 'edit' : 'create',
+          binaryKeys,
+          canEditAccess,
+        },
+        t,
+      ),
+    [draft, isEdit, binaryKeys, canEditAccess, t],
   );
   const size = useMemo(
     () => estimateSecretSize(textData, sizedBinary),
@@ -204,13 +204,15 @@ export function SecretForm(props: SecretFormProps) {
     onDirtyChange?.(dirty);
   }, [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
+  // Leaving the Secret's page for another route asks first; its tabs keep the form mounted.
+  const leaveGuard = useLeaveGuard(dirty);
   // The spec leaves a binary-containing Secret's bytes to Kubernetes tooling: its values are
   // read-only here, and a save changes the metadata only.
   const binaryLocked = isEdit && binaryKeys.length > 0;
   const dataLocked = (baseline?.immutable ?? false) || binaryLocked;
   let lockedReason: ReactNode;
   if (baseline?.immutable) {
-    lockedReason = 'The Secret is immutable: its values cannot be changed.';
+    lockedReason = t('edit.form.immutableLocked');
   } else if (binaryLocked && baseline) {
     lockedReason = (
       <BinaryEditNotice
@@ -226,18 +228,17 @@ export function SecretForm(props: SecretFormProps) {
   const immutableReasonId = `${fieldId}-immutable-reason`;
 
   const blockedBy = (): string | undefined => {
-    if (hasErrors(errors)) return 'Fix the fields marked above.';
-    if (draft.bulkText.trim() !== '')
-      return 'Apply or clear the pasted lines first.';
+    if (hasErrors(errors)) return t('edit.form.blocked.fixFields');
+    if (draft.bulkText.trim() !== '') return t('edit.form.blocked.applyPaste');
     if (writesData && size > MAX_SECRET_BYTES)
-      return 'The Secret is too large: the estimate is over 1 MiB.';
+      return t('edit.form.blocked.tooLarge');
     if (updateRequest && !updateChangesSomething(updateRequest))
-      return 'No changes to save.';
+      return t('edit.form.blocked.noChanges');
     return undefined;
   };
   const blocked = blockedBy();
-  let saveLabel = isEdit ? 'Save' : 'Create';
-  if (saving) saveLabel = 'Saving…';
+  let saveLabel: string = isEdit ? t('edit.form.save') : t('edit.form.create');
+  if (saving) saveLabel = t('edit.form.saving');
 
   const reload = useCallback(async () => {
     if (!target) return;
@@ -256,11 +257,11 @@ export function SecretForm(props: SecretFormProps) {
       setSaveError(undefined);
       setConflict(undefined);
     } catch (e) {
-      setReloadError(describe(e, RELOAD_FAILED));
+      setReloadError(describe(failureOf(e), t('edit.form.unreachable')));
     } finally {
       setReloading(false);
     }
-  }, [api, startPin, target, keepValues, onReloaded]);
+  }, [api, startPin, target, keepValues, onReloaded, t]);
 
   // An edit form mounted without its Secret loads it; with one, it never refetches on its own.
   const needsLoad = props.mode === 'edit' && props.initial === undefined;
@@ -296,11 +297,15 @@ export function SecretForm(props: SecretFormProps) {
       commit(saved);
       onSaved(saved);
     } catch (e) {
+      const failure = failureOf(e);
       // On create, 409 means the name is taken: there is nothing to reload.
-      if (isEdit && statusOf(e) === 409) {
-        setConflict(describe(e, messages.staleRevision));
+      if (
+        isEdit &&
+        (failure.kind === 'staleRevision' || failure.kind === 'conflict')
+      ) {
+        setConflict(failure);
       } else {
-        setSaveError(describe(e, SAVE_UNCONFIRMED));
+        setSaveError(describe(failure, t('edit.form.saveUnconfirmed')));
       }
     } finally {
       inFlight.current = false;
@@ -344,12 +349,12 @@ export function SecretForm(props: SecretFormProps) {
     }));
   const applyBulk = (plan: BulkPlan) => update(d => applyBulkPlan(d, plan));
   const notTextHint = isEdit
-    ? 'Binary values are changed with Kubernetes tooling.'
-    : 'Add it with "Add binary file" instead.';
+    ? t('edit.form.notTextHint.edit')
+    : t('edit.form.notTextHint.create');
   // The row may be gone, or the draft reset by a save or reload, by the time the file is read:
   // the update then finds no row of that id and changes nothing.
   const loadFile = async (id: string, file: File) => {
-    const read = await readFileValue(file, 'text', notTextHint);
+    const read = await readFileValue(file, 'text', notTextHint, t);
     if (read.kind === 'refused') {
       setFileError(read.reason);
       return;
@@ -371,7 +376,7 @@ export function SecretForm(props: SecretFormProps) {
     }));
   };
   const addBinaryFile = async (file: File) => {
-    const read = await readFileValue(file, 'binary', notTextHint);
+    const read = await readFileValue(file, 'binary', notTextHint, t);
     if (read.kind === 'refused') {
       setFileError(read.reason);
       return;
@@ -399,22 +404,22 @@ export function SecretForm(props: SecretFormProps) {
         severity="error"
         action={
           <Button color="inherit" onClick={reload} disabled={reloading}>
-            Try again
+            {t('edit.form.tryAgain')}
           </Button>
         }
       >
-        Could not load the Secret: {reloadError}
+        {t('edit.form.loadFailed', { reason: reloadError })}
       </Alert>
     ) : (
       <Progress />
     );
   }
 
-  let formName = 'Create Secret';
+  let formName: string = t('edit.form.createName');
   if (baseline) {
     formName = metadataOnly
-      ? `Edit access and description of ${baseline.name}`
-      : `Edit Secret ${baseline.name}`;
+      ? t('edit.form.metadataName', { name: baseline.name })
+      : t('edit.form.editName', { name: baseline.name });
   }
   return (
     <form onSubmit={onSubmit} noValidate aria-label={formName}>
@@ -430,37 +435,34 @@ export function SecretForm(props: SecretFormProps) {
                 {baseline.name}
               </Typography>
               <Typography variant="body2" color="textSecondary">
-                Namespace {baseline.namespace}, type {baseline.type}, version{' '}
-                {formatVersion(baseline.version)}, loaded revision{' '}
-                {baseline.resourceVersion}
+                {t('edit.form.facts', {
+                  namespace: baseline.namespace,
+                  type: baseline.type,
+                  version: formatVersion(t, baseline.version),
+                  revision: baseline.resourceVersion,
+                })}
               </Typography>
             </Box>
           )}
 
           {newerAvailable && (
-            <Alert severity="info">
-              Changed elsewhere. A newer version of this Secret exists. Reload
-              latest to review it.
-            </Alert>
+            <Alert severity="info">{t('edit.form.newerAvailable')}</Alert>
           )}
           {reloadError && (
             <Alert
               severity="error"
               action={
                 <Button color="inherit" onClick={reload}>
-                  Try again
+                  {t('edit.form.tryAgain')}
                 </Button>
               }
             >
-              Could not reload the Secret: {reloadError} Your draft and the
-              revision it started from are kept.
+              {t('edit.form.reloadFailed', { reason: reloadError })}
             </Alert>
           )}
           {saveError && <Alert severity="error">{saveError}</Alert>}
           {baseline?.deletionTimestamp && (
-            <Alert severity="warning">
-              Kubernetes is deleting this Secret (deletion is pending).
-            </Alert>
+            <Alert severity="warning">{t('edit.form.pendingDeletion')}</Alert>
           )}
           {baseline && baseline.version === null && (
             <Alert severity="warning">{messages.invalidCounter}</Alert>
@@ -470,21 +472,20 @@ export function SecretForm(props: SecretFormProps) {
             <>
               <TextField
                 id={`${fieldId}-name`}
-                label="Name"
+                label={t('edit.form.name')}
                 required
                 value={draft.name}
                 onChange={e => update(d => ({ ...d, name: e.target.value }))}
                 error={draft.name !== '' && errors.name !== undefined}
                 helperText={
-                  (draft.name !== '' && errors.name) ||
-                  'Lowercase letters, digits, "-" and "."'
+                  (draft.name !== '' && errors.name) || t('edit.form.nameHint')
                 }
                 variant="outlined"
                 inputProps={{ spellCheck: false }}
               />
               <TextField
                 id={`${fieldId}-type`}
-                label="Type"
+                label={t('edit.form.type')}
                 required
                 value={draft.type}
                 onChange={e => update(d => ({ ...d, type: e.target.value }))}
@@ -498,14 +499,14 @@ export function SecretForm(props: SecretFormProps) {
 
           <TextField
             id={`${fieldId}-description`}
-            label="Description"
+            label={t('edit.form.description')}
             value={draft.description}
             onChange={e => update(d => ({ ...d, description: e.target.value }))}
             error={errors.description !== undefined}
             helperText={
               errors.description ??
               (props.mode === 'edit' && !props.canEditAccess
-                ? 'Only owners change the description.'
+                ? t('edit.form.descriptionOwnersOnly')
                 : undefined)
             }
             // The description is part of the access annotations: the backend lets only owners
@@ -517,23 +518,19 @@ export function SecretForm(props: SecretFormProps) {
 
           {metadataOnly && (
             <Typography variant="body2" color="textSecondary">
-              Saving changes the description and the access rules only: the
-              values stay exactly as they are.
+              {t('edit.form.metadataOnly')}
             </Typography>
           )}
           {!metadataOnly &&
             (valuesWithheld && baseline ? (
               <Box>
                 <Typography variant="subtitle1" component="h3" gutterBottom>
-                  Values
+                  {t('edit.form.values')}
                 </Typography>
                 <Box mb={1}>
                   <Alert severity="info">
-                    This Secret's values are not shown or kept here, because you
-                    may not reveal them. Saving changes the metadata only and
-                    leaves every value as it is.
-                    {keepValues &&
-                      ' If you may reveal them now, Reload latest loads them.'}
+                    {t('edit.form.valuesWithheld')}
+                    {keepValues && t('edit.form.valuesWithheldReload')}
                   </Alert>
                 </Box>
                 <KeyList secret={baseline} />
@@ -542,7 +539,7 @@ export function SecretForm(props: SecretFormProps) {
               <>
                 <Box>
                   <Typography variant="subtitle1" component="h3" gutterBottom>
-                    Values
+                    {t('edit.form.values')}
                   </Typography>
                   <TextRows
                     rows={draft.rows}
@@ -577,14 +574,17 @@ export function SecretForm(props: SecretFormProps) {
                           }))
                         }
                       />
-                      <FileButton label="Binary file" onFile={addBinaryFile}>
+                      <FileButton
+                        label={t('edit.form.binaryFile')}
+                        onFile={addBinaryFile}
+                      >
                         {open => (
                           <Button
                             variant="outlined"
                             size="small"
                             onClick={open}
                           >
-                            Add binary file
+                            {t('edit.form.addBinaryFile')}
                           </Button>
                         )}
                       </FileButton>
@@ -605,7 +605,7 @@ export function SecretForm(props: SecretFormProps) {
 
                 <Box>
                   <Typography variant="subtitle1" component="h3" gutterBottom>
-                    Paste .env lines
+                    {t('edit.form.pasteHeading')}
                   </Typography>
                   <BulkEditor
                     current={textData}
@@ -624,7 +624,7 @@ export function SecretForm(props: SecretFormProps) {
           {!metadataOnly &&
             (isEdit && baseline?.immutable ? (
               <Typography variant="body2">
-                Immutable: Kubernetes cannot make this Secret mutable again.
+                {t('edit.form.immutableFixed')}
               </Typography>
             ) : (
               <Box>
@@ -645,13 +645,13 @@ export function SecretForm(props: SecretFormProps) {
                   }
                   label={
                     isEdit
-                      ? 'Make immutable (this cannot be undone)'
-                      : 'Immutable: values can never change after creation'
+                      ? t('edit.form.makeImmutable')
+                      : t('edit.form.immutableOnCreate')
                   }
                 />
                 {immutableOwnerOnly && (
                   <FormHelperText id={immutableReasonId}>
-                    {IMMUTABLE_OWNERS_ONLY}
+                    {t('edit.form.immutableOwnersOnly')}
                   </FormHelperText>
                 )}
               </Box>
@@ -685,7 +685,9 @@ export function SecretForm(props: SecretFormProps) {
             </Button>
             {isEdit && (
               <Button variant="outlined" onClick={reload}>
-                {reloading ? 'Reloading…' : 'Reload latest'}
+                {reloading
+                  ? t('edit.form.reloading')
+                  : t('edit.form.reloadLatest')}
               </Button>
             )}
             {blocked && (
@@ -696,14 +698,18 @@ export function SecretForm(props: SecretFormProps) {
           </Box>
           {isEdit && (
             <Typography variant="caption" color="textSecondary">
-              Reload latest discards this draft and loads the live Secret.
-              Drafts are kept in this page only, never in browser storage.
+              {t('edit.form.reloadNote')}
             </Typography>
           )}
         </Box>
       </fieldset>
+      <DiscardDraftDialog
+        open={leaveGuard.asking}
+        onKeep={leaveGuard.stay}
+        onDiscard={leaveGuard.leave}
+      />
       <ConflictDialog
-        message={conflict}
+        failure={conflict}
         onClose={() => setConflict(undefined)}
         onReload={() => {
           setConflict(undefined);

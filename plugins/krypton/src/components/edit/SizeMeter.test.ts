@@ -1,5 +1,11 @@
+import { mockApis } from '@backstage/test-utils';
 import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
-import { formatSize } from './SizeMeter';
+import { kryptonTranslationRef } from '../../translation';
+import { formatSize as formatSizeIn } from './SizeMeter';
+
+const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
+if (!snapshot.ready) throw new Error('the English messages are always ready');
+const formatSize = (bytes: number) => formatSizeIn(snapshot.t, bytes);
 
 describe('formatSize', () => {
   it('shows small sizes in bytes and KiB', () => {

@@ -1,7 +1,10 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import LinearProgress from '@material-ui/core/LinearProgress';
 import Typography from '@material-ui/core/Typography';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 
 const KIB = 1024;
 const MIB = 1024 * 1024;
@@ -12,14 +15,20 @@ const trim = (n: number) => String(Number(n.toFixed(2)));
  * A byte count for people. Below the limit sizes are rounded down and above it up, so a size
  * that fits never reads as the limit and one over the limit never reads as fitting.
  */
-export function formatSize(bytes: number, limit: number = MAX_SECRET_BYTES) {
-  if (bytes < KIB) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+export function formatSize(
+  t: KryptonT,
+  bytes: number,
+  limit: number = MAX_SECRET_BYTES,
+): string {
+  if (bytes < KIB) return t('edit.size.byte', { count: bytes });
   const round = bytes > limit ? Math.ceil : Math.floor;
   if (bytes < MIB) {
     const kib = bytes / KIB;
-    return `${trim(kib < 10 ? round(kib * 10) / 10 : round(kib))} KiB`;
+    return t('edit.size.kib', {
+      size: trim(kib < 10 ? round(kib * 10) / 10 : round(kib)),
+    });
   }
-  return `${trim(round((bytes / MIB) * 100) / 100)} MiB`;
+  return t('edit.size.mib', { size: trim(round((bytes / MIB) * 100) / 100) });
 }
 
 export interface SizeMeterProps {
@@ -36,11 +45,12 @@ export function SizeMeter({
   writesData,
   limit = MAX_SECRET_BYTES,
 }: SizeMeterProps) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const over = bytes > limit;
-  const summary = `${formatSize(bytes, limit)} of ${formatSize(
-    limit,
-    limit,
-  )} (estimated)`;
+  const summary = t('edit.size.summary', {
+    size: formatSize(t, bytes, limit),
+    limit: formatSize(t, limit, limit),
+  });
   return (
     <Box>
       <Typography variant="body2">{summary}</Typography>
@@ -48,19 +58,18 @@ export function SizeMeter({
         variant="determinate"
         color={over ? 'secondary' : 'primary'}
         value={Math.min(100, (bytes / limit) * 100)}
-        aria-label="Estimated size"
+        aria-label={t('edit.size.label')}
         aria-valuetext={summary}
       />
       <Typography variant="caption" color="textSecondary" component="p">
-        {bytes.toLocaleString('en-US')} of {limit.toLocaleString('en-US')}{' '}
-        bytes: (the UTF-8 bytes of all keys and text values, plus the decoded
-        bytes of binary values) × 1.4.
+        {t('edit.size.formula', {
+          bytes: bytes.toLocaleString('en-US'),
+          limit: limit.toLocaleString('en-US'),
+        })}
       </Typography>
       {over && (
         <Typography variant="body2" color="error" role="status">
-          {writesData
-            ? 'The Secret is too large to save. Remove or shorten values.'
-            : 'The estimate is over the limit, but this edit keeps the data as it is, so it can still be saved.'}
+          {writesData ? t('edit.size.tooLarge') : t('edit.size.overButKept')}
         </Typography>
       )}
     </Box>

@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import IconButton from '@material-ui/core/IconButton';
@@ -9,6 +10,8 @@ import DeleteIcon from '@material-ui/icons/Delete';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
 import { ReactNode, useId, useRef } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { BinaryRow, TextRow, isBrowserEditable } from './draft';
 import { formatSize } from './SizeMeter';
 
@@ -43,11 +46,12 @@ function KeyField(props: {
   locked?: boolean;
   onChange: (key: string) => void;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <Box flex="0 0 30%">
       <TextField
         id={props.id}
-        label="Key"
+        label={t('edit.rows.key')}
         variant="outlined"
         size="small"
         fullWidth
@@ -99,8 +103,10 @@ export function FileButton(props: {
 const hasLineBreak = (value: string) => /[\r\n]/.test(value);
 
 /** Names a row in labels; a row without a key yet is named by its position. */
-const rowName = (row: TextRow, index: number) =>
-  row.key === '' ? `row ${index + 1}` : row.key;
+const rowName = (t: KryptonT, row: TextRow, index: number) =>
+  row.key === ''
+    ? t('edit.rows.rowName', { index: String(index + 1) })
+    : row.key;
 
 function ValueField({
   id,
@@ -117,10 +123,11 @@ function ValueField({
   locked: boolean;
   onChange: (value: string) => void;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const editable = !locked && isBrowserEditable(row.value);
   const common = {
     id,
-    label: 'Value',
+    label: t('edit.rows.value'),
     fullWidth: true,
     variant: 'outlined' as const,
     size: 'small' as const,
@@ -137,11 +144,11 @@ function ValueField({
         helperText={
           isBrowserEditable(row.value)
             ? undefined
-            : 'Contains carriage returns, which the browser would rewrite: shown read-only.'
+            : t('edit.rows.carriageReturns')
         }
         // Enhanced spell checkers send text to a remote service; values must stay here.
         inputProps={{
-          'aria-label': `Value of ${name}`,
+          'aria-label': t('edit.rows.valueLabel', { name }),
           readOnly: !editable,
           spellCheck: false,
         }}
@@ -155,11 +162,11 @@ function ValueField({
     <TextField
       {...common}
       type="password"
-      value={multiLine ? 'multi-line value' : row.value}
+      value={multiLine ? t('edit.rows.multiLineMask') : row.value}
       onChange={e => onChange(e.target.value)}
-      helperText={multiLine ? 'Multi-line value: show it to edit.' : undefined}
+      helperText={multiLine ? t('edit.rows.multiLineHint') : undefined}
       inputProps={{
-        'aria-label': `Value of ${name}`,
+        'aria-label': t('edit.rows.valueLabel', { name }),
         readOnly: multiLine || !editable,
       }}
     />
@@ -169,12 +176,13 @@ function ValueField({
 /** The text values of the draft as editable key/value rows, each value masked until shown. */
 export function TextRows(props: TextRowsProps) {
   const { rows, revealed, errors } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const locked = props.locked !== undefined;
   const fieldId = useId();
   return (
     <Box>
       {rows.map((row, index) => {
-        const name = rowName(row, index);
+        const name = rowName(t, row, index);
         const shown = revealed.includes(row.id);
         const error = errors[row.id];
         return (
@@ -187,7 +195,7 @@ export function TextRows(props: TextRowsProps) {
           >
             <KeyField
               id={`${fieldId}-${row.id}-key`}
-              label={`Key ${index + 1}`}
+              label={t('edit.rows.keyOf', { index: String(index + 1) })}
               value={row.key}
               error={error}
               locked={locked}
@@ -204,21 +212,25 @@ export function TextRows(props: TextRowsProps) {
               />
             </Box>
             <IconButton
-              aria-label={`${shown ? 'Hide' : 'Show'} value of ${name}`}
+              aria-label={
+                shown
+                  ? t('edit.rows.hide', { name })
+                  : t('edit.rows.show', { name })
+              }
               aria-pressed={shown}
               onClick={() => props.onToggle(row.id)}
             >
               {shown ? <VisibilityOffIcon /> : <VisibilityIcon />}
             </IconButton>
             <FileButton
-              label={`Load value of ${name} from a file`}
+              label={t('edit.rows.loadFile', { name })}
               disabled={locked}
               onFile={file => props.onFile(row.id, file)}
             >
               {open => (
                 <IconButton
-                  aria-label={`Load value of ${name} from a file`}
-                  title="Load the value from a text file"
+                  aria-label={t('edit.rows.loadFile', { name })}
+                  title={t('edit.rows.loadFileTitle')}
                   onClick={open}
                   disabled={locked}
                 >
@@ -227,7 +239,7 @@ export function TextRows(props: TextRowsProps) {
               )}
             </FileButton>
             <IconButton
-              aria-label={`Remove ${name}`}
+              aria-label={t('edit.rows.remove', { name })}
               onClick={() => props.onRemove(row.id)}
               disabled={locked}
             >
@@ -243,7 +255,7 @@ export function TextRows(props: TextRowsProps) {
         variant="outlined"
         size="small"
       >
-        Add key
+        {t('edit.rows.add')}
       </Button>
       {locked && (
         <Typography variant="body2" color="textSecondary" component="div">
@@ -261,6 +273,7 @@ export function BinaryRows(props: {
   onKeyChange: (id: string, key: string) => void;
   onRemove: (id: string) => void;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const fieldId = useId();
   return (
     <>
@@ -277,19 +290,21 @@ export function BinaryRows(props: {
           >
             <KeyField
               id={`${fieldId}-${row.id}-key`}
-              label={`Key of binary file ${row.fileName}`}
+              label={t('edit.rows.binaryKeyOf', { file: row.fileName })}
               value={row.key}
               error={error}
               onChange={key => props.onKeyChange(row.id, key)}
             />
             <Box flex="1 1 auto" pt={1}>
               <Typography variant="body2">
-                Binary value from {row.fileName} ({formatSize(row.size)}), sent
-                as base64 and never shown
+                {t('edit.rows.binaryValue', {
+                  file: row.fileName,
+                  size: formatSize(t, row.size),
+                })}
               </Typography>
             </Box>
             <IconButton
-              aria-label={`Remove binary value ${name}`}
+              aria-label={t('edit.rows.removeBinary', { name })}
               onClick={() => props.onRemove(row.id)}
             >
               <DeleteIcon />
@@ -303,21 +318,21 @@ export function BinaryRows(props: {
 
 /** Binary keys are listed, never editable as text: edits keep them byte for byte. */
 export function BinaryKeys({ keys }: { keys: readonly string[] }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   if (keys.length === 0) return null;
   return (
     <Box mt={2}>
       <Typography variant="subtitle2" id={titleId}>
-        Binary keys
+        {t('edit.rows.binaryKeys')}
       </Typography>
       <Typography variant="body2" color="textSecondary">
-        These values are not text. Saving keeps them as they are; change them
-        with Kubernetes tooling.
+        {t('edit.rows.binaryKeysNote')}
       </Typography>
       <ul aria-labelledby={titleId}>
         {keys.map(key => (
           <li key={key}>
-            <code>{key}</code> (binary, kept as is)
+            <code>{key}</code> {t('edit.rows.binaryKept')}
           </li>
         ))}
       </ul>
@@ -334,18 +349,18 @@ export function BinaryEditNotice(props: {
   name: string;
   binaryKey: string;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   // Shell quoting: the JSON's quotes are escaped inside double quotes, so $(...) still runs.
   const quote = '\\"';
   const json = `{${quote}data${quote}:{${quote}${props.binaryKey}${quote}:${quote}$(base64 -w0 < ${props.binaryKey})${quote}}}`;
   const command = `kubectl -n ${props.namespace} patch secret ${props.name} --type merge -p "${json}"`;
   return (
     <>
-      To edit a binary-containing Secret, update metadata in Krypton or use
-      Kubernetes tooling to change bytes. For example:
+      {t('edit.rows.binaryEditIntro')}
       <Box component="pre" mt={1} mb={0} style={{ whiteSpace: 'pre-wrap' }}>
         <code>{command}</code>
       </Box>
-      A change made that way is not kept as a version by Krypton.
+      {t('edit.rows.binaryEditOutro')}
     </>
   );
 }

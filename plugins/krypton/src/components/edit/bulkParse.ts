@@ -1,4 +1,5 @@
 import { emptyMap, validateDataKey } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 
 /** One problem in pasted text. It names the line and, at most, the key: never a value. */
 export interface BulkIssue {
@@ -58,7 +59,7 @@ function unquote(raw: string): string | undefined {
  * is accepted, and a value may be wrapped in single or double quotes. Every line that is not
  * understood is reported rather than skipped, so a paste is never applied half-read.
  */
-export function parseBulk(text: string): BulkParseResult {
+export function parseBulk(text: string, t: KryptonT): BulkParseResult {
   const entries = emptyMap<string>();
   const keys: string[] = [];
   const issues: BulkIssue[] = [];
@@ -72,18 +73,22 @@ export function parseBulk(text: string): BulkParseResult {
     const body = trimmed.replace(EXPORT_PREFIX, '');
     const eq = body.indexOf('=');
     if (eq < 0) {
-      issues.push({ line, message: 'Expected KEY=value.' });
+      issues.push({ line, message: t('edit.bulk.expected') });
       return;
     }
     const key = body.slice(0, eq).trim();
     try {
       validateDataKey(key);
     } catch (e) {
-      const reason = e instanceof Error ? e.message : 'Invalid key.';
+      // The rule's own text from common, as the API would answer it.
+      const reason =
+        e instanceof Error ? e.message : t('edit.validation.invalidKey');
       issues.push({
         line,
         message:
-          key === '' ? 'The key is empty.' : `"${shownKey(key)}": ${reason}`,
+          key === ''
+            ? t('edit.bulk.emptyKey')
+            : t('edit.bulk.invalidKey', { key: shownKey(key), reason }),
       });
       return;
     }
@@ -91,9 +96,7 @@ export function parseBulk(text: string): BulkParseResult {
     if (value === undefined) {
       issues.push({
         line,
-        message: `"${shownKey(
-          key,
-        )}": the value opens a quote that it does not close.`,
+        message: t('edit.bulk.unclosedQuote', { key: shownKey(key) }),
       });
       return;
     }
@@ -101,7 +104,7 @@ export function parseBulk(text: string): BulkParseResult {
       // Which of two values the user meant is a guess; ask instead.
       issues.push({
         line,
-        message: `"${shownKey(key)}" is given more than once.`,
+        message: t('edit.bulk.duplicate', { key: shownKey(key) }),
       });
       return;
     }

@@ -1,6 +1,10 @@
+import { mockApis } from '@backstage/test-utils';
 import { SecretDto } from '@krypton/plugin-krypton-common';
-import { parseBulk, planBulk } from './bulkParse';
+import { kryptonTranslationRef } from '../../translation';
+import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 import {
+  Draft,
+  DraftContext,
   applyBulkPlan,
   buildCreateRequest,
   buildUpdateRequest,
@@ -9,8 +13,14 @@ import {
   draftTextData,
   emptyDraft,
   updateChangesSomething,
-  validateDraft,
+  validateDraft as validateDraftIn,
 } from './draft';
+
+const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
+if (!snapshot.ready) throw new Error('the English messages are always ready');
+const parseBulk = (text: string) => parseBulkIn(text, snapshot.t);
+const validateDraft = (draft: Draft, ctx: DraftContext) =>
+  validateDraftIn(draft, ctx, snapshot.t);
 
 const secret: SecretDto = {
   cluster: 'local',

@@ -12,6 +12,7 @@ import {
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
 import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
+import { KryptonT } from '../../translation';
 import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';
 
@@ -210,46 +211,54 @@ export interface DraftContext {
   canEditAccess: boolean;
 }
 
+/** A rule's own text from common (the API answers with the same), or the fallback. */
 function message(e: unknown, fallback: string): string {
   return e instanceof Error ? e.message : fallback;
 }
 
-export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
+export function validateDraft(
+  draft: Draft,
+  ctx: DraftContext,
+  t: KryptonT,
+): DraftErrors {
   const errors: DraftErrors = { rows: {}, access: {} };
   if (ctx.mode === 'create') {
-    if (draft.name === '') errors.name = 'Enter a name.';
+    if (draft.name === '') errors.name = t('edit.validation.enterName');
     else {
       try {
         validateSecretName(draft.name);
         if (isSnapshotName(draft.name)) {
-          errors.name = `Names starting with "${SNAPSHOT_NAME_PREFIX}" are reserved for Krypton's history snapshots.`;
+          errors.name = t('edit.validation.reservedName', {
+            prefix: SNAPSHOT_NAME_PREFIX,
+          });
         }
       } catch (e) {
-        errors.name = message(e, 'Invalid Secret name.');
+        errors.name = message(e, t('edit.validation.invalidName'));
       }
     }
-    if (draft.type.trim() === '') errors.type = 'Enter a type such as Opaque.';
+    if (draft.type.trim() === '') errors.type = t('edit.validation.enterType');
     else if (draft.type.trim() === SERVICE_ACCOUNT_TOKEN_TYPE) {
-      errors.type =
-        'Service-account token Secrets cannot be created through Krypton.';
+      errors.type = t('edit.validation.serviceAccountToken');
     }
   }
   if (draft.description.length > MAX_DESCRIPTION) {
-    errors.description = `Use at most ${MAX_DESCRIPTION} characters.`;
+    errors.description = t('edit.validation.descriptionTooLong', {
+      max: String(MAX_DESCRIPTION),
+    });
   } else if (!isWellFormedText(draft.description)) {
-    errors.description = 'The description holds characters that are not text.';
+    errors.description = t('edit.validation.descriptionNotText');
   }
 
   const seen = new Set<string>();
   /** The problem of a row's key, or undefined; records the key as seen. */
   const keyProblem = (key: string): string | undefined => {
-    if (key === '') return 'Enter a key for this value.';
+    if (key === '') return t('edit.validation.enterKey');
     try {
       validateDataKey(key);
     } catch (e) {
-      return message(e, 'Invalid key.');
+      return message(e, t('edit.validation.invalidKey'));
     }
-    if (seen.has(key)) return 'This key is used more than once.';
+    if (seen.has(key)) return t('edit.validation.duplicateKey');
     seen.add(key);
     return undefined;
   };
@@ -259,17 +268,16 @@ export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
     if (problem !== undefined) {
       errors.rows[row.id] = problem;
     } else if (ctx.binaryKeys.includes(row.key)) {
-      errors.rows[row.id] =
-        'This is a binary key: it is kept as is and cannot be set as text.';
+      errors.rows[row.id] = t('edit.validation.binaryKey');
     } else if (!isWellFormedText(row.value)) {
-      errors.rows[row.id] = 'The value holds characters that are not text.';
+      errors.rows[row.id] = t('edit.validation.valueNotText');
     }
   }
   for (const row of draft.binaryRows) {
     const problem =
       ctx.mode === 'create'
         ? keyProblem(row.key)
-        : 'Binary values are added only when creating a Secret.';
+        : t('edit.validation.binaryOnCreateOnly');
     if (problem !== undefined) errors.rows[row.id] = problem;
   }
 
@@ -278,12 +286,13 @@ export function validateDraft(draft: Draft, ctx: DraftContext): DraftErrors {
       const refs = splitRefs(draft.access[role]);
       const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
       if (bad !== undefined) {
-        errors.access[role] = `"${bad.slice(
-          0,
-          64,
-        )}" is not a user or group entity ref such as user:default/alice.`;
+        errors.access[role] = t('edit.validation.notARef', {
+          ref: bad.slice(0, 64),
+        });
       } else if (refs.length > MAX_REFS) {
-        errors.access[role] = `List at most ${MAX_REFS} entity refs.`;
+        errors.access[role] = t('edit.validation.tooManyRefs', {
+          max: String(MAX_REFS),
+        });
       }
     }
   }

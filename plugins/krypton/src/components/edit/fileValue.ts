@@ -4,6 +4,7 @@ import {
   decodeUtf8,
   validateDataKey,
 } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 import { formatSize } from './SizeMeter';
 
 /** What a file chosen for a value gave: its text, its bytes as base64, or why it was refused. */
@@ -37,15 +38,16 @@ export async function readFileValue(
   as: 'text' | 'binary',
   /** Said after the refusal of a file that is not text. */
   notTextHint: string,
+  t: KryptonT,
 ): Promise<FileValue> {
   if (file.size > MAX_SECRET_BYTES) {
     return {
       kind: 'refused',
-      reason: `"${shown(file)}" is ${formatSize(
-        file.size,
-      )}, over the ${formatSize(
-        MAX_SECRET_BYTES,
-      )} that a whole Secret may hold.`,
+      reason: t('edit.file.tooLarge', {
+        file: shown(file),
+        size: formatSize(t, file.size),
+        limit: formatSize(t, MAX_SECRET_BYTES),
+      }),
     };
   }
   let bytes: Uint8Array;
@@ -54,7 +56,7 @@ export async function readFileValue(
   } catch {
     return {
       kind: 'refused',
-      reason: `"${shown(file)}" could not be read.`,
+      reason: t('edit.file.unreadable', { file: shown(file) }),
     };
   }
   if (as === 'binary') {
@@ -64,9 +66,7 @@ export async function readFileValue(
   if (text === undefined) {
     return {
       kind: 'refused',
-      reason: `"${shown(
-        file,
-      )}" is not UTF-8 text, so it cannot fill a text value. ${notTextHint}`,
+      reason: t('edit.file.notText', { file: shown(file), hint: notTextHint }),
     };
   }
   return { kind: 'text', text };

@@ -1,9 +1,11 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { LiveComparison } from './sides';
 import {
   ComparedSide,
@@ -13,6 +15,8 @@ import {
 } from './VersionComparison';
 
 const LIVE = 'live';
+/** A symbol, not a word: the button's accessible name says what it does. */
+const SWAP_GLYPH = '⇄';
 
 function encode(side: ComparedSide): string {
   return side.kind === 'live' ? LIVE : String(side.version);
@@ -52,6 +56,7 @@ export interface CompareVersionsProps {
  */
 export function CompareVersions(props: CompareVersionsProps) {
   const { items, live } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const baseId = useId();
   const withLive = live.side !== undefined;
   const [initialFrom, initialTo] = defaults(items, withLive);
@@ -63,10 +68,14 @@ export function CompareVersions(props: CompareVersionsProps) {
   }>();
 
   const options = [
-    ...(withLive ? [{ value: LIVE, label: 'Live' }] : []),
+    ...(withLive
+      ? [{ value: LIVE, label: t('history.sides.liveOption') }]
+      : []),
     ...items.map(item => ({
       value: String(item.version),
-      label: `Version ${item.version}`,
+      label: t('history.sides.versionOption', {
+        version: String(item.version),
+      }),
     })),
   ];
   const same = sameSide(from, to);
@@ -76,14 +85,14 @@ export function CompareVersions(props: CompareVersionsProps) {
   else if (same) describedBy = sameId;
 
   const picker = (
-    label: string,
+    which: 'from' | 'to',
     value: ComparedSide,
     onChange: (side: ComparedSide) => void,
   ) => (
     <TextField
       select
-      id={`${baseId}-${label}`}
-      label={label}
+      id={`${baseId}-${which}`}
+      label={t(`history.compare.${which}`)}
       value={encode(value)}
       onChange={e => onChange(decode(e.target.value))}
       SelectProps={{ native: true }}
@@ -108,40 +117,43 @@ export function CompareVersions(props: CompareVersionsProps) {
         flexWrap="wrap"
         style={{ gap: 12 }}
         role="group"
-        aria-label="Versions to compare"
+        aria-label={t('history.compare.group')}
       >
-        {picker('From', from, setFrom)}
+        {picker('from', from, setFrom)}
         <Button
           size="small"
-          aria-label="Swap the two sides"
+          aria-label={t('history.compare.swap')}
           disabled={props.viewBlock !== undefined}
           onClick={() => {
             setFrom(to);
             setTo(from);
           }}
         >
-          ⇄
+          {SWAP_GLYPH}
         </Button>
-        {picker('To', to, setTo)}
+        {picker('to', to, setTo)}
         <Button
           variant="outlined"
           disabled={describedBy !== undefined}
           aria-describedby={describedBy}
           onClick={() => setShown({ from, to })}
         >
-          Compare
+          {t('history.compare.compare')}
         </Button>
         {/* A viewBlock is already on screen above the list; only the other reason is said here. */}
         {same && props.viewBlock === undefined && (
           <Typography variant="body2" color="textSecondary" id={sameId}>
-            Pick two different sides to compare.
+            {t('history.compare.pickTwo')}
           </Typography>
         )}
       </Box>
       {shown && props.viewBlock === undefined && (
         <Box>
           <Typography variant="subtitle2" component="h4" gutterBottom>
-            From {sideLabel(shown.from)} to {sideLabel(shown.to)}
+            {t('history.compare.heading', {
+              from: sideLabel(shown.from, t),
+              to: sideLabel(shown.to, t),
+            })}
           </Typography>
           <VersionComparison
             from={shown.from}

@@ -1,4 +1,5 @@
 import { InfoCard, Progress } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import {
   SecretDto,
@@ -26,7 +27,9 @@ import {
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { ActionDecisions } from '../access/decide';
+import { KryptonT } from '../../translation';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
 import { CompareVersions } from './CompareVersions';
@@ -36,13 +39,12 @@ import { PinnedLive, RestoreDialog } from './RestoreDialog';
 import { LiveComparison, liveComparison } from './sides';
 import {
   HistoryState,
-  messageOf,
+  serverMessage,
   useVersionHistory,
 } from './useVersionHistory';
 import { VersionDetails } from './VersionDetails';
 
 const COLUMNS = 5;
-const UNREACHABLE = 'Krypton could not be reached.';
 
 export interface HistoryTabProps {
   location: SecretLocation;
@@ -80,39 +82,45 @@ type FailedState = Extract<HistoryState, { status: 'failed' }>;
  */
 function HistoryFailure(props: { state: FailedState; onRetry: () => void }) {
   const { state } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  const message = serverMessage(state.error) ?? t('history.unreachable');
   const retry = (
     <Button color="inherit" onClick={props.onRetry}>
-      Retry history
+      {t('history.failure.retry')}
     </Button>
   );
   if (state.denied) {
     return (
       <Alert severity="warning" action={retry}>
-        <AlertTitle>You may not see this Secret's history</AlertTitle>
-        {messageOf(state.error, UNREACHABLE)} This is not an empty history:
-        Krypton did not list it for you.
+        <AlertTitle>{t('history.failure.deniedTitle')}</AlertTitle>
+        {t('history.failure.denied', { message })}
       </Alert>
     );
   }
   return (
     <Alert severity="error" action={retry}>
-      <AlertTitle>The history is unavailable</AlertTitle>
-      {messageOf(state.error, UNREACHABLE)} This does not mean that any versions
-      are gone: Krypton could not read the history right now.
+      <AlertTitle>{t('history.failure.unavailableTitle')}</AlertTitle>
+      {t('history.failure.unavailable', { message })}
     </Alert>
   );
 }
 
-function listOfVersions(versions: readonly number[]): string {
-  if (versions.length === 1) return `version ${versions[0]}`;
-  if (versions.length > 5) {
-    return `the ${versions.length} oldest versions (${versions[0]} to ${
-      versions[versions.length - 1]
-    })`;
+function listOfVersions(versions: readonly number[], t: KryptonT): string {
+  const last = String(versions[versions.length - 1]);
+  if (versions.length === 1) {
+    return t('history.retention.oneVersion', { version: last });
   }
-  return `versions ${versions.slice(0, -1).join(', ')} and ${
-    versions[versions.length - 1]
-  }`;
+  if (versions.length > 5) {
+    return t('history.retention.oldestVersions', {
+      total: String(versions.length),
+      first: String(versions[0]),
+      last,
+    });
+  }
+  return t('history.retention.someVersions', {
+    list: versions.slice(0, -1).join(', '),
+    last,
+  });
 }
 
 /**
@@ -127,23 +135,23 @@ function RetentionNote(props: {
   limit?: number | null;
 }) {
   const { limit } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (typeof limit !== 'number') return null;
-  const keeps = `Keeps ${limit} ${limit === 1 ? 'version' : 'versions'}`;
+  const keeps = t('history.retention.keeps', { count: limit });
   const outlook = retentionOutlook(props.items, props.summary?.version, limit);
   let text: string;
   if (!outlook) {
-    text = `${keeps}; the oldest are removed when a change of values saves a version beyond that.`;
+    text = t('history.retention.unknown', { keeps });
   } else if (outlook.removes.length > 0) {
-    text = `${keeps}; the next change of values (an edit or a restore) removes ${listOfVersions(
-      outlook.removes,
-    )}.`;
+    text = t('history.retention.removes', {
+      keeps,
+      versions: listOfVersions(outlook.removes, t),
+    });
   } else if (outlook.room > 0) {
-    text = `${keeps}; ${outlook.room} more ${
-      outlook.room === 1 ? 'fits' : 'fit'
-    } before a change of values removes the oldest.`;
+    text = t('history.retention.room', { keeps, count: outlook.room });
   } else {
     // Full, but the next change reuses the snapshot of the live revision instead of adding one.
-    text = `${keeps}; the history is full, so changes of values after the next one remove the oldest.`;
+    text = t('history.retention.full', { keeps });
   }
   return (
     <Typography variant="body2" color="textSecondary">
@@ -161,17 +169,14 @@ function SnapshotBy({ actor }: { actor: string }) {
 }
 
 function EmptyHistory() {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <Box>
       <Typography variant="body1" paragraph>
-        No versions yet: Krypton keeps a version each time it changes the
-        Secret's values. The first edit or restore archives the current state as
-        a version you can restore later.
+        {t('history.empty.body')}
       </Typography>
       <Typography variant="body2" color="textSecondary">
-        Copies made before Krypton bound history to the live Secret are not
-        listed here, and neither are those of an earlier Secret with the same
-        name; an empty list does not mean that they were erased.
+        {t('history.empty.note')}
       </Typography>
     </Box>
   );
@@ -195,26 +200,28 @@ interface VersionTableProps {
 
 function VersionTable(props: VersionTableProps) {
   const baseId = useId();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { items, summary } = props;
   return (
-    <Table size="small" aria-label="Versions">
+    <Table size="small" aria-label={t('history.table.label')}>
       <TableHead>
         <TableRow>
-          <TableCell>Version</TableCell>
-          <TableCell>Snapshot by</TableCell>
-          <TableCell>Snapshot at</TableCell>
-          <TableCell>Source type</TableCell>
-          <TableCell>Actions</TableCell>
+          <TableCell>{t('history.table.version')}</TableCell>
+          <TableCell>{t('history.table.snapshotBy')}</TableCell>
+          <TableCell>{t('history.table.snapshotAt')}</TableCell>
+          <TableCell>{t('history.table.sourceType')}</TableCell>
+          <TableCell>{t('history.table.actions')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
         {items.map((item, index) => {
           const open = props.expanded.includes(item.version);
           const panelId = `${baseId}-v${item.version}`;
+          const version = String(item.version);
           return [
             <TableRow key={item.version}>
               <TableCell component="th" scope="row" role="rowheader">
-                Version {item.version}
+                {t('history.table.versionName', { version })}
                 {summary &&
                   item.sourceResourceVersion === summary.resourceVersion && (
                     <Typography
@@ -222,7 +229,7 @@ function VersionTable(props: VersionTableProps) {
                       display="block"
                       color="textSecondary"
                     >
-                      taken from the live revision, so it holds the live state
+                      {t('history.table.fromLiveRevision')}
                     </Typography>
                   )}
               </TableCell>
@@ -237,9 +244,12 @@ function VersionTable(props: VersionTableProps) {
                 <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
                   <Button
                     size="small"
-                    aria-label={`${open ? 'Hide' : 'View'} values of version ${
-                      item.version
-                    }`}
+                    aria-label={t(
+                      open
+                        ? 'history.table.hideValuesOf'
+                        : 'history.table.viewValuesOf',
+                      { version },
+                    )}
                     aria-expanded={open}
                     aria-controls={open ? panelId : undefined}
                     aria-describedby={
@@ -248,17 +258,19 @@ function VersionTable(props: VersionTableProps) {
                     disabled={props.viewBlock !== undefined}
                     onClick={() => props.onToggle(item.version)}
                   >
-                    {open ? 'Hide values' : 'View values'}
+                    {open
+                      ? t('history.table.hideValues')
+                      : t('history.table.viewValues')}
                   </Button>
                   <Button
                     size="small"
                     variant="outlined"
-                    aria-label={`Restore version ${item.version}`}
+                    aria-label={t('history.table.restoreVersion', { version })}
                     aria-describedby={props.block ? props.blockId : undefined}
                     disabled={props.block !== undefined}
                     onClick={() => props.onRestore(item)}
                   >
-                    Restore…
+                    {t('history.table.restore')}
                   </Button>
                 </Box>
               </TableCell>
@@ -303,6 +315,7 @@ interface OpenRestore {
  */
 export function HistoryTab(props: HistoryTabProps) {
   const { location, summary, decisions, reloadLive, onRestored } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const history = useVersionHistory(location);
   const historyLimit = useKryptonConfig().config?.historyLimit;
   const blockId = useId();
@@ -312,13 +325,13 @@ export function HistoryTab(props: HistoryTabProps) {
   const [notice, setNotice] = useState<Notice>();
   const started = useRef(false);
 
-  const block = restoreBlock(summary, decisions);
+  const block = restoreBlock(summary, decisions, t);
   const canReveal = decisions?.reveal.allowed;
   const viewBlock =
     canReveal === false
-      ? `You may not reveal values, so versions cannot be opened. ${
-          decisions?.reveal.reason ?? ''
-        }`.trim()
+      ? t('history.blocks.viewDenied', {
+          reason: decisions?.reveal.reason ?? '',
+        }).trim()
       : undefined;
   const live = useMemo(
     () => liveComparison(summary, props.live, canReveal),
@@ -371,10 +384,7 @@ export function HistoryTab(props: HistoryTabProps) {
     if (target) {
       openRestore(target);
     } else {
-      setNotice({
-        severity: 'info',
-        text: 'There is no earlier version to roll back to.',
-      });
+      setNotice({ severity: 'info', text: t('history.notices.noEarlier') });
     }
   }, [
     props.startRestore,
@@ -385,6 +395,7 @@ export function HistoryTab(props: HistoryTabProps) {
     block,
     openRestore,
     onStartRestoreUsed,
+    t,
   ]);
 
   const reloadLatest = async () => {
@@ -392,13 +403,17 @@ export function HistoryTab(props: HistoryTabProps) {
       await reloadLive();
     } catch (e) {
       throw new Error(
-        `The live Secret could not be reloaded: ${messageOf(e, UNREACHABLE)}`,
+        t('history.failure.liveReload', {
+          message: serverMessage(e) ?? t('history.unreachable'),
+        }),
       );
     }
     const failed = await reloadHistory();
     if (failed) {
       throw new Error(
-        `The history could not be reloaded: ${messageOf(failed, UNREACHABLE)}`,
+        t('history.failure.historyReload', {
+          message: serverMessage(failed) ?? t('history.unreachable'),
+        }),
       );
     }
     setDialog(undefined);
@@ -414,8 +429,11 @@ export function HistoryTab(props: HistoryTabProps) {
       setNotice({
         severity: 'success',
         text: unchanged
-          ? `Version ${target.version} holds the same values as the live Secret, so nothing was changed.`
-          : `Restored version ${target.version}. The previous live state was archived as version ${pinned.summary.version}.`,
+          ? t('history.notices.unchanged', { version: String(target.version) })
+          : t('history.notices.restored', {
+              version: String(target.version),
+              archived: String(pinned.summary.version),
+            }),
       });
       onRestored(secret);
       reloadHistory();
@@ -426,7 +444,7 @@ export function HistoryTab(props: HistoryTabProps) {
     body = (
       <Box>
         <Typography variant="body2" role="status">
-          Loading history…
+          {t('history.card.loading')}
         </Typography>
         <Progress />
       </Box>
@@ -448,8 +466,7 @@ export function HistoryTab(props: HistoryTabProps) {
     body = (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <Typography variant="body2" color="textSecondary">
-          Each version is the state that a change through Krypton replaced,
-          saved before the new state was written. Newest first.
+          {t('history.card.intro')}
         </Typography>
         <RetentionNote
           items={state.items}
@@ -458,7 +475,7 @@ export function HistoryTab(props: HistoryTabProps) {
         />
         {block && (
           <Alert severity="info" id={blockId}>
-            Restore is not available: {block}
+            {t('history.blocks.restoreUnavailable', { reason: block })}
           </Alert>
         )}
         {viewBlock && (
@@ -488,7 +505,7 @@ export function HistoryTab(props: HistoryTabProps) {
         {state.items.length + (live.side ? 1 : 0) >= 2 && (
           <Box>
             <Typography variant="h6" component="h3" gutterBottom>
-              Compare two versions
+              {t('history.card.compareTitle')}
             </Typography>
             <CompareVersions
               items={state.items}
@@ -505,10 +522,10 @@ export function HistoryTab(props: HistoryTabProps) {
 
   return (
     <InfoCard
-      title="History"
+      title={t('history.card.title')}
       action={
         state.status === 'loaded' ? (
-          <Button onClick={reloadHistory}>Reload history</Button>
+          <Button onClick={reloadHistory}>{t('history.card.reload')}</Button>
         ) : undefined
       }
     >

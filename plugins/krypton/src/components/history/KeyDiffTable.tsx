@@ -1,5 +1,5 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
-  KeyChange,
   KeyDiff,
   KeyDiffEntry,
   isMultiLine,
@@ -13,6 +13,7 @@ import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Fragment, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { LineDiffView } from './LineDiffView';
 
 const useStyles = makeStyles(theme => ({
@@ -46,20 +47,17 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-const CHANGE_LABELS: Record<KeyChange, string> = {
-  added: 'Added',
-  removed: 'Removed',
-  changed: 'Changed',
-  unchanged: 'Unchanged',
-  present: 'In both (values not compared)',
-};
-
 /**
  * One side's text value, masked until this very value is revealed. The text is rendered as a
  * React text node, never parsed or previewed, so nothing in it can become markup.
  */
-function MaskedText(props: { text: string; label: string }) {
+/** The placeholder of a masked value and of a side without the key: symbols, not words. */
+const MASK = '••••••••';
+const NONE = '—';
+
+function MaskedText(props: { text: string; keyName: string; side: string }) {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [revealed, setRevealed] = useState(false);
   // A different value (a reload, another version) starts masked again, as in SecretValues.
   const [seen, setSeen] = useState(props.text);
@@ -74,16 +72,21 @@ function MaskedText(props: { text: string; label: string }) {
       ) : (
         // Only a placeholder until revealed, so the value is not in the DOM at all.
         <span>
-          <span aria-hidden="true">••••••••</span>
-          <span className={classes.visuallyHidden}>Hidden</span>
+          <span aria-hidden="true">{MASK}</span>
+          <span className={classes.visuallyHidden}>
+            {t('history.diff.hidden')}
+          </span>
         </span>
       )}
       <Button
         size="small"
-        aria-label={`${revealed ? 'Hide' : 'Reveal'} ${props.label}`}
+        aria-label={t(
+          revealed ? 'history.diff.hideValue' : 'history.diff.revealValue',
+          { key: props.keyName, side: props.side },
+        )}
         onClick={() => setRevealed(r => !r)}
       >
-        {revealed ? 'Hide' : 'Reveal'}
+        {revealed ? t('history.diff.hide') : t('history.diff.reveal')}
       </Button>
     </span>
   );
@@ -95,21 +98,22 @@ function SideCell(props: {
   sideLabel: string;
 }) {
   const { entry, side, sideLabel } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const onSide =
     side === 'before' ? entry.change !== 'added' : entry.change !== 'removed';
-  if (!onSide) return <>—</>;
+  if (!onSide) return <>{NONE}</>;
   // Binary values never appear in a diff, and an unchanged value needs no second look.
   if (entry.kind === 'binary') {
     return (
       <Typography variant="body2" color="textSecondary">
-        binary, not shown
+        {t('history.diff.binaryNotShown')}
       </Typography>
     );
   }
   if (entry.change === 'unchanged') {
     return (
       <Typography variant="body2" color="textSecondary">
-        same value
+        {t('history.diff.sameValue')}
       </Typography>
     );
   }
@@ -117,16 +121,11 @@ function SideCell(props: {
   if (text === undefined) {
     return (
       <Typography variant="body2" color="textSecondary">
-        value not available
+        {t('history.diff.valueNotAvailable')}
       </Typography>
     );
   }
-  return (
-    <MaskedText
-      text={text}
-      label={`the value of ${entry.key} in ${sideLabel}`}
-    />
-  );
+  return <MaskedText text={text} keyName={entry.key} side={sideLabel} />;
 }
 
 /**
@@ -167,35 +166,45 @@ export interface KeyDiffTableProps {
  */
 export function KeyDiffTable(props: KeyDiffTableProps) {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { diff, title, fromLabel, toLabel } = props;
   const { counts } = diff;
-  const parts = [
-    `${counts.added} added`,
-    `${counts.removed} removed`,
-    diff.valuesCompared
-      ? `${counts.changed} changed, ${counts.unchanged} unchanged`
-      : `${counts.present} in both`,
-  ];
+  const added = String(counts.added);
+  const removed = String(counts.removed);
   return (
     <div>
       {!diff.valuesCompared && (
         <Typography variant="body2" paragraph>
-          Only key names are compared
-          {props.keysOnlyReason ? `: ${props.keysOnlyReason}` : '.'}
+          {props.keysOnlyReason
+            ? t('history.diff.keysOnlyBecause', {
+                reason: props.keysOnlyReason,
+              })
+            : t('history.diff.keysOnly')}
         </Typography>
       )}
       <Typography variant="body2" paragraph>
-        {parts.join(', ')}.
+        {diff.valuesCompared
+          ? t('history.diff.countsCompared', {
+              added,
+              removed,
+              changed: String(counts.changed),
+              unchanged: String(counts.unchanged),
+            })
+          : t('history.diff.countsKeys', {
+              added,
+              removed,
+              present: String(counts.present),
+            })}
       </Typography>
       {diff.entries.length === 0 ? (
-        <Typography variant="body2">Neither side has any keys.</Typography>
+        <Typography variant="body2">{t('history.diff.noKeys')}</Typography>
       ) : (
         <Table size="small" aria-label={title}>
           <TableHead>
             <TableRow>
-              <TableCell>Key</TableCell>
-              <TableCell>Change</TableCell>
-              <TableCell>Kind</TableCell>
+              <TableCell>{t('history.diff.key')}</TableCell>
+              <TableCell>{t('history.diff.change')}</TableCell>
+              <TableCell>{t('history.diff.kind')}</TableCell>
               <TableCell>{capitalize(fromLabel)}</TableCell>
               <TableCell>{capitalize(toLabel)}</TableCell>
             </TableRow>
@@ -210,7 +219,7 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
                       <span className={classes.key}>{entry.key}</span>
                     </TableCell>
                     <TableCell>
-                      {CHANGE_LABELS[entry.change]}
+                      {t(`history.diff.changes.${entry.change}`)}
                       {entry.kind === 'binary' &&
                         entry.change === 'changed' && (
                           <Typography
@@ -218,11 +227,13 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
                             display="block"
                             color="textSecondary"
                           >
-                            binary: no line diff
+                            {t('history.diff.binaryNoLineDiff')}
                           </Typography>
                         )}
                     </TableCell>
-                    <TableCell>{entry.kind}</TableCell>
+                    <TableCell>
+                      {t(`history.diff.kinds.${entry.kind}`)}
+                    </TableCell>
                     <TableCell>
                       <SideCell
                         entry={entry}

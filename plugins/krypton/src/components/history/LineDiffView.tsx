@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   DiffLine,
   lineDiff,
@@ -8,6 +9,7 @@ import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { useMemo, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 
 const useStyles = makeStyles(theme => ({
   diff: {
@@ -70,14 +72,13 @@ const useStyles = makeStyles(theme => ({
 }));
 
 const MARKERS = { same: ' ', removed: '−', added: '+' } as const;
-const SPOKEN = { same: '', removed: 'Removed: ', added: 'Added: ' } as const;
-
-function plural(count: number, one: string, many: string): string {
-  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
-}
 
 function LineRow({ line }: { line: DiffLine }) {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  let spoken = '';
+  if (line.change === 'removed') spoken = t('history.lines.spokenRemoved');
+  else if (line.change === 'added') spoken = t('history.lines.spokenAdded');
   const rowClass = line.change === 'same' ? undefined : classes[line.change];
   return (
     <tr className={rowClass}>
@@ -87,7 +88,7 @@ function LineRow({ line }: { line: DiffLine }) {
         {MARKERS[line.change]}
       </td>
       <td className={classes.text}>
-        <span className={classes.visuallyHidden}>{SPOKEN[line.change]}</span>
+        <span className={classes.visuallyHidden}>{spoken}</span>
         {/* A text node: nothing in a value can become markup. */}
         {line.text}
         {line.noNewlineAtEnd && (
@@ -97,7 +98,7 @@ function LineRow({ line }: { line: DiffLine }) {
             color="textSecondary"
             display="block"
           >
-            No line break at the end of the value
+            {t('history.lines.noNewline')}
           </Typography>
         )}
       </td>
@@ -112,6 +113,7 @@ function RevealedLines(props: {
   title: string;
 }) {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   // Computed only once revealed: nothing about the values is derived while they are masked.
   const diff = useMemo(
     () => lineDiff(props.before, props.after),
@@ -120,11 +122,12 @@ function RevealedLines(props: {
   if (diff.status === 'tooDifferent') {
     return (
       <Typography variant="body2">
-        Too different to show line by line (
-        {diff.reason === 'tooManyLines'
-          ? `a side has more than ${plural(diff.limit, 'line', 'lines')}`
-          : `more than ${plural(diff.limit, 'line differs', 'lines differ')}`}
-        ): the whole value was replaced. Reveal each side above to read it.
+        {t('history.lines.tooDifferent', {
+          reason:
+            diff.reason === 'tooManyLines'
+              ? t('history.lines.tooManyLines', { count: diff.limit })
+              : t('history.lines.tooManyChanges', { count: diff.limit }),
+        })}
       </Typography>
     );
   }
@@ -132,17 +135,19 @@ function RevealedLines(props: {
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 4 }}>
       <Typography variant="body2">
-        {plural(diff.removed, 'line', 'lines')} removed,{' '}
-        {plural(diff.added, 'line', 'lines')} added.
+        {t('history.lines.summary', {
+          removed: t('history.lines.lines', { count: diff.removed }),
+          added: t('history.lines.lines', { count: diff.added }),
+        })}
       </Typography>
       <div className={classes.diff}>
         <table className={classes.table} aria-label={props.title}>
           <thead className={classes.visuallyHidden}>
             <tr>
-              <th scope="col">Line before</th>
-              <th scope="col">Line after</th>
-              <th scope="col">Change</th>
-              <th scope="col">Text</th>
+              <th scope="col">{t('history.lines.lineBefore')}</th>
+              <th scope="col">{t('history.lines.lineAfter')}</th>
+              <th scope="col">{t('history.lines.change')}</th>
+              <th scope="col">{t('history.lines.text')}</th>
             </tr>
           </thead>
           <tbody>
@@ -150,8 +155,7 @@ function RevealedLines(props: {
               part.kind === 'skipped' ? (
                 <tr key={index}>
                   <td colSpan={4} className={classes.skipped}>
-                    {plural(part.count, 'unchanged line', 'unchanged lines')}{' '}
-                    not shown
+                    {t('history.lines.skipped', { count: part.count })}
                   </td>
                 </tr>
               ) : (
@@ -186,6 +190,7 @@ export interface LineDiffViewProps {
  */
 export function LineDiffView(props: LineDiffViewProps) {
   const { before, after, keyName, fromLabel, toLabel } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [revealed, setRevealed] = useState(false);
   // Other values (a reload, another pair of versions) start masked again.
   const [seen, setSeen] = useState({ before, after });
@@ -193,7 +198,7 @@ export function LineDiffView(props: LineDiffViewProps) {
     setSeen({ before, after });
     setRevealed(false);
   }
-  const subject = `line changes of ${keyName} from ${fromLabel} to ${toLabel}`;
+  const subject = { key: keyName, from: fromLabel, to: toLabel };
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 4 }}>
       <Box
@@ -203,22 +208,29 @@ export function LineDiffView(props: LineDiffViewProps) {
         style={{ gap: 8 }}
       >
         <Typography variant="body2" component="span">
-          Line changes of <code>{keyName}</code>
-          {revealed ? '' : ': hidden'}
+          {t(
+            revealed ? 'history.lines.heading' : 'history.lines.headingHidden',
+            {
+              key: <code>{keyName}</code>,
+            },
+          )}
         </Typography>
         <Button
           size="small"
-          aria-label={`${revealed ? 'Hide' : 'Reveal'} ${subject}`}
+          aria-label={t(
+            revealed ? 'history.lines.hideLabel' : 'history.lines.revealLabel',
+            subject,
+          )}
           onClick={() => setRevealed(r => !r)}
         >
-          {revealed ? 'Hide' : 'Reveal'}
+          {revealed ? t('history.lines.hide') : t('history.lines.reveal')}
         </Button>
       </Box>
       {revealed && (
         <RevealedLines
           before={before}
           after={after}
-          title={`Line changes of ${keyName}`}
+          title={t('history.lines.heading', { key: keyName })}
         />
       )}
     </Box>

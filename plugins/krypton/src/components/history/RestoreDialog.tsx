@@ -1,10 +1,10 @@
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretSummary,
   SecretWriteAnswer,
   VersionDto,
   VersionSummary,
-  messages,
   DiffSide,
   keyDiff,
 } from '@krypton/plugin-krypton-common';
@@ -20,49 +20,38 @@ import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useId, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionKeysSide, versionSide } from './sides';
-import { messageOf, statusOf } from './useVersionHistory';
+import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
-
-const RESTORE_UNCONFIRMED =
-  'The restore did not complete, and it may or may not have been applied. Reload latest to check before trying again.';
 
 /**
  * A failed restore. `needsReload`: the answer says the reviewed state is gone (a 409 conflict, a
  * version no longer retained, an unknown outcome), so restoring again without reloading would
- * be a blind retry.
+ * be a blind retry. `message` is the server's fixed message; none when no answer arrived.
  */
 interface RestoreFailure {
-  title: string;
-  message: string;
+  kind: 'unconfirmed' | 'stale' | 'refused' | 'notFound' | 'failed';
+  message?: string;
   needsReload: boolean;
 }
 
 function restoreFailure(e: unknown): RestoreFailure {
-  const status = statusOf(e);
-  if (status === undefined) {
-    return {
-      title: 'The restore may not have been applied',
-      message: RESTORE_UNCONFIRMED,
-      needsReload: true,
-    };
+  const failure = failureOf(e);
+  switch (failure.kind) {
+    case 'network':
+      return { kind: 'unconfirmed', needsReload: true };
+    case 'staleRevision':
+      return { kind: 'stale', message: failure.message, needsReload: true };
+    case 'conflict':
+      return { kind: 'refused', message: failure.message, needsReload: true };
+    case 'notFound':
+      return { kind: 'notFound', message: failure.message, needsReload: true };
+    default:
+      return { kind: 'failed', message: failure.message, needsReload: false };
   }
-  const message = messageOf(e, RESTORE_UNCONFIRMED);
-  if (status === 409) {
-    return {
-      title:
-        message === messages.staleRevision
-          ? 'This Secret changed since you loaded it'
-          : 'The restore was refused',
-      message,
-      needsReload: true,
-    };
-  }
-  if (status === 404) {
-    return { title: 'Nothing to restore', message, needsReload: true };
-  }
-  return { title: 'The restore failed', message, needsReload: false };
 }
 
 /** The live Secret as the dialog opened on it: the restore is pinned to this revision. */
@@ -100,7 +89,9 @@ export interface RestoreDialogProps {
  */
 export function RestoreDialog(props: RestoreDialogProps) {
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const { target, pinned, current } = props;
+  const version = String(target.version);
   const titleId = useId();
   const bodyId = useId();
   const [busy, setBusy] = useState<'restore' | 'reload'>();
@@ -124,22 +115,31 @@ export function RestoreDialog(props: RestoreDialogProps) {
     } else {
       to = versionKeysSide(target);
       if (!props.canReadValues) {
-        toReason = `you may not reveal the values of version ${target.version}.`;
+        toReason = t('history.restore.versionDenied', { version });
       } else if (values.error) {
-        toReason = `the values of version ${
-          target.version
-        } could not be read (${messageOf(
-          values.error,
-          'Krypton could not be reached.',
-        )}).`;
+        toReason = t('history.restore.versionUnreadable', {
+          version,
+          message: serverMessage(values.error) ?? t('history.unreachable'),
+        });
       }
     }
     if (!from || !to) return undefined;
+    const liveReason = pinned.live.reason;
     return {
       diff: keyDiff(from, to),
-      reason: from.values ? toReason : pinned.live.reason,
+      reason: from.values
+        ? toReason
+        : liveReason && t(`history.live.${liveReason}`),
     };
-  }, [pinned.live, target, values.version, values.error, props.canReadValues]);
+  }, [
+    pinned.live,
+    target,
+    version,
+    values.version,
+    values.error,
+    props.canReadValues,
+    t,
+  ]);
   const comparing = props.canReadValues && values.loading;
 
   const revisionChanged =
@@ -150,17 +150,14 @@ export function RestoreDialog(props: RestoreDialogProps) {
   let restoreBlockedBy: string | undefined;
   if (props.block) restoreBlockedBy = props.block;
   else if (failure?.needsReload)
-    restoreBlockedBy =
-      'Reload latest, review the current state, then restore again.';
+    restoreBlockedBy = t('history.restore.blocked.needsReload');
   else if (revisionChanged)
-    restoreBlockedBy =
-      'The live Secret changed since this dialog opened. Reload latest to review it.';
+    restoreBlockedBy = t('history.restore.blocked.revisionChanged');
   else if (props.historyStatus === 'failed')
-    restoreBlockedBy =
-      'The history could not be reloaded, so this version is not known to be current. Reload latest.';
+    restoreBlockedBy = t('history.restore.blocked.historyFailed');
   else if (props.historyStatus === 'loading')
-    restoreBlockedBy = 'Reloading the history…';
-  else if (comparing) restoreBlockedBy = 'Loading what will change…';
+    restoreBlockedBy = t('history.restore.blocked.historyLoading');
+  else if (comparing) restoreBlockedBy = t('history.restore.blocked.comparing');
 
   const restore = async () => {
     if (inFlight.current || restoreBlockedBy !== undefined) return;
@@ -206,44 +203,46 @@ export function RestoreDialog(props: RestoreDialogProps) {
       maxWidth="md"
       fullWidth
     >
-      <DialogTitle id={titleId}>Restore version {target.version}?</DialogTitle>
+      <DialogTitle id={titleId}>
+        {t('history.restore.title', { version })}
+      </DialogTitle>
       <DialogContent>
         <Box id={bodyId}>
           <DialogContentText>
-            Restoring replaces the data of {pinned.summary.name} with the data
-            of version {target.version} (snapshot by {target.snapshotBy} at{' '}
-            {target.snapshotAt}). Only the data changes: the live type, owners,
-            finalizers, immutability, description and access rules stay as they
-            are.
+            {t('history.restore.body', {
+              name: pinned.summary.name,
+              version,
+              by: target.snapshotBy,
+              at: target.snapshotAt,
+            })}
           </DialogContentText>
           {archivedAs !== null && (
             <DialogContentText>
-              The current live state is archived first as version {archivedAs},
-              so you can roll back to it while it is retained.
+              {t('history.restore.archived', { version: String(archivedAs) })}
             </DialogContentText>
           )}
           <DialogContentText>
-            Expected revision: {pinned.summary.resourceVersion}. If the live
-            Secret has changed since, Krypton refuses the restore instead of
-            overwriting that change.
+            {t('history.restore.expected', {
+              revision: pinned.summary.resourceVersion,
+            })}
           </DialogContentText>
         </Box>
         {failure && (
           <Box mb={2}>
             <Alert severity="error">
-              <AlertTitle>{failure.title}</AlertTitle>
-              {failure.message}
-              {failure.needsReload &&
-                ' Reload latest fetches the current Secret and history for review; nothing is restored until you confirm again.'}
+              <AlertTitle>
+                {t(`history.restore.failures.${failure.kind}`)}
+              </AlertTitle>
+              {failure.message ?? t('history.restore.unconfirmed')}
+              {failure.needsReload && ` ${t('history.restore.needsReload')}`}
             </Alert>
           </Box>
         )}
         {reloadError && (
           <Box mb={2}>
             <Alert severity="error">
-              <AlertTitle>Could not reload the latest state</AlertTitle>
-              {reloadError} Nothing was restored. You can try Reload latest
-              again.
+              <AlertTitle>{t('history.restore.reloadFailedTitle')}</AlertTitle>
+              {t('history.restore.reloadFailed', { message: reloadError })}
             </Alert>
           </Box>
         )}
@@ -253,39 +252,40 @@ export function RestoreDialog(props: RestoreDialogProps) {
           </Box>
         )}
         <Typography variant="h6" component="h3" gutterBottom>
-          What will change (live → version {target.version})
+          {t('history.restore.whatChanges', { version })}
         </Typography>
         {comparing && (
           <Typography variant="body2" role="status">
-            Loading what will change…
+            {t('history.restore.comparing')}
           </Typography>
         )}
         {!comparing && comparison && (
           <KeyDiffTable
             diff={comparison.diff}
-            title={`Changes from live to version ${target.version}`}
-            fromLabel="live"
-            toLabel={`version ${target.version}`}
+            title={t('history.restore.tableTitle', { version })}
+            fromLabel={t('history.sides.live')}
+            toLabel={t('history.sides.version', { version })}
             keysOnlyReason={comparison.reason}
           />
         )}
         {!comparing && !comparison && (
           <Typography variant="body2">
-            The keys of version {target.version} were not recorded, and its
-            values cannot be read here, so what will change cannot be shown.
+            {t('history.restore.noComparison', { version })}
           </Typography>
         )}
       </DialogContent>
       <DialogActions>
         <Button onClick={props.onCancel} disabled={busy !== undefined}>
-          Cancel
+          {t('history.restore.cancel')}
         </Button>
         <Button
           variant="outlined"
           onClick={reloadLatest}
           disabled={busy !== undefined}
         >
-          {busy === 'reload' ? 'Reloading…' : 'Reload latest'}
+          {busy === 'reload'
+            ? t('history.restore.reloading')
+            : t('history.restore.reloadLatest')}
         </Button>
         <Button
           variant="contained"
@@ -293,7 +293,9 @@ export function RestoreDialog(props: RestoreDialogProps) {
           onClick={restore}
           disabled={busy !== undefined || restoreBlockedBy !== undefined}
         >
-          {busy === 'restore' ? 'Restoring…' : 'Restore'}
+          {busy === 'restore'
+            ? t('history.restore.restoring')
+            : t('history.restore.restore')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,22 +1,25 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DiffSide, VersionDto, keyDiff } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { useMemo } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionSide } from './sides';
-import { messageOf } from './useVersionHistory';
+import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
-
-const READ_FAILED = 'Krypton could not be reached.';
 
 /** One side of a comparison: a retained version, or the live Secret. */
 export type ComparedSide =
   | { kind: 'version'; version: number }
   | { kind: 'live' };
 
-export function sideLabel(side: ComparedSide): string {
-  return side.kind === 'live' ? 'live' : `version ${side.version}`;
+export function sideLabel(side: ComparedSide, t: KryptonT): string {
+  return side.kind === 'live'
+    ? t('history.sides.live')
+    : t('history.sides.version', { version: String(side.version) });
 }
 
 export function sameSide(a: ComparedSide, b: ComparedSide): boolean {
@@ -30,24 +33,29 @@ export function LoadFailure(props: {
   error: Error;
   onRetry: () => void;
 }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <Alert
       severity="error"
       action={
         <Button color="inherit" onClick={props.onRetry}>
-          Retry
+          {t('history.compare.retry')}
         </Button>
       }
     >
-      Could not load {props.what}: {messageOf(props.error, READ_FAILED)}
+      {t('history.compare.loadFailed', {
+        what: props.what,
+        message: serverMessage(props.error) ?? t('history.unreachable'),
+      })}
     </Alert>
   );
 }
 
 export function Loading({ what }: { what: string }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
     <Typography variant="body2" role="status">
-      Loading {what}…
+      {t('history.compare.loading', { what })}
     </Typography>
   );
 }
@@ -87,6 +95,7 @@ export interface VersionComparisonProps {
  */
 export function VersionComparison(props: VersionComparisonProps) {
   const { from, to, live } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const fromValues = useSideValues(from, props.loadVersion);
   const toValues = useSideValues(to, props.loadVersion);
 
@@ -104,11 +113,12 @@ export function VersionComparison(props: VersionComparisonProps) {
     [fromSide, toSide],
   );
 
-  const fromLabel = sideLabel(from);
-  const toLabel = sideLabel(to);
+  const fromLabel = sideLabel(from, t);
+  const toLabel = sideLabel(to, t);
   const involvesLive = from.kind === 'live' || to.kind === 'live';
+  const liveReason = live.reason && t(`history.live.${live.reason}`);
   if (involvesLive && !live.side) {
-    return <Typography variant="body2">{live.reason}</Typography>;
+    return <Typography variant="body2">{liveReason}</Typography>;
   }
   for (const [side, values] of [
     [from, fromValues],
@@ -117,7 +127,7 @@ export function VersionComparison(props: VersionComparisonProps) {
     if (values.error) {
       return (
         <LoadFailure
-          what={`the values of ${sideLabel(side)}`}
+          what={t('history.compare.valuesOf', { side: sideLabel(side, t) })}
           error={values.error}
           onRetry={values.retry}
         />
@@ -125,18 +135,29 @@ export function VersionComparison(props: VersionComparisonProps) {
     }
   }
   if (!diff) {
-    const pending = [from, to].filter(s => s.kind === 'version');
+    const [first, second] = [from, to]
+      .filter(s => s.kind === 'version')
+      .map(s => sideLabel(s, t));
     return (
-      <Loading what={`the values of ${pending.map(sideLabel).join(' and ')}`} />
+      <Loading
+        what={
+          second === undefined
+            ? t('history.compare.valuesOf', { side: first })
+            : t('history.compare.valuesOfBoth', { first, second })
+        }
+      />
     );
   }
   return (
     <KeyDiffTable
       diff={diff}
-      title={`Changes from ${fromLabel} to ${toLabel}`}
+      title={t('history.compare.tableTitle', {
+        from: fromLabel,
+        to: toLabel,
+      })}
       fromLabel={fromLabel}
       toLabel={toLabel}
-      keysOnlyReason={involvesLive ? live.reason : undefined}
+      keysOnlyReason={involvesLive ? liveReason : undefined}
     />
   );
 }

@@ -1,8 +1,10 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
 import { SecretValues } from '../values';
 import { LiveComparison } from './sides';
 import { LoadFailure, Loading, VersionComparison } from './VersionComparison';
@@ -16,11 +18,14 @@ function PreviousComparison(props: {
   loadVersion: (version: number) => Promise<VersionDto>;
 }) {
   const { current, previous } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [requested, setRequested] = useState(false);
   if (!requested) {
     return (
       <Button variant="outlined" onClick={() => setRequested(true)}>
-        Compare with version {previous.version} (previous)
+        {t('history.details.comparePrevious', {
+          version: String(previous.version),
+        })}
       </Button>
     );
   }
@@ -49,9 +54,12 @@ export interface VersionDetailsProps {
  */
 export function VersionDetails(props: VersionDetailsProps) {
   const { version, previous, live } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const values = useVersionValues(props.loadVersion, version.version, true);
   const dto = values.version;
-  const what = `the values of version ${version.version}`;
+  const what = t('history.compare.valuesOf', {
+    side: t('history.sides.version', { version: String(version.version) }),
+  });
 
   if (values.error) {
     return (
@@ -66,11 +74,13 @@ export function VersionDetails(props: VersionDetailsProps) {
         data={dto.data}
         binaryData={dto.binaryData}
         keys={dto.keys}
-        title={`Values of version ${dto.version}`}
+        title={t('history.details.valuesTitle', {
+          version: String(dto.version),
+        })}
       />
       <Box>
         <Typography variant="h6" component="h3" gutterBottom>
-          From version {dto.version} to live
+          {t('history.details.toLive', { version: String(dto.version) })}
         </Typography>
         <VersionComparison
           from={{ kind: 'version', version: dto.version }}
@@ -81,7 +91,7 @@ export function VersionDetails(props: VersionDetailsProps) {
       </Box>
       <Box>
         <Typography variant="h6" component="h3" gutterBottom>
-          From the previous version
+          {t('history.details.fromPrevious')}
         </Typography>
         {previous ? (
           <PreviousComparison
@@ -92,7 +102,7 @@ export function VersionDetails(props: VersionDetailsProps) {
           />
         ) : (
           <Typography variant="body2">
-            Version {dto.version} is the oldest retained version.
+            {t('history.details.oldest', { version: String(dto.version) })}
           </Typography>
         )}
       </Box>

@@ -1,23 +1,26 @@
 import { SecretSummary, messages } from '@krypton/plugin-krypton-common';
 import { ActionDecisions, SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
+import { KryptonT } from '../../translation';
 
 /**
- * Why no version of this Secret can be restored now, or undefined when restore is offered. The
- * backend decides in the end; these are the refusals the UI can see coming, so that it does not
- * offer a button that can only fail.
+ * Why no version of this Secret can be restored now, in the user's words, or undefined when
+ * restore is offered. The backend decides in the end; these are the refusals the UI can see
+ * coming, so that it does not offer a button that can only fail. The API's fixed messages are
+ * shown as the server would send them.
  */
 export function restoreBlock(
   summary: SecretSummary | undefined,
   decisions: ActionDecisions | undefined,
+  t: KryptonT,
 ): string | undefined {
   if (!summary || !decisions) {
-    return 'The live Secret could not be read, so nothing can be restored from here: a restore needs its current revision.';
+    return t('history.blocks.liveUnreadable');
   }
   if (summary.deletionTimestamp) {
-    return 'The Secret is being deleted (deletion is pending), so it cannot be restored. Reload it to see whether it is gone.';
+    return t('history.blocks.pendingDeletion');
   }
   if (summary.immutable) {
-    return 'The Secret is immutable: its data cannot be changed, so no version can be restored.';
+    return t('history.blocks.immutable');
   }
   if (summary.type === SERVICE_ACCOUNT_TOKEN_TYPE) {
     return messages.serviceAccountToken;
@@ -26,9 +29,9 @@ export function restoreBlock(
     return messages.invalidCounter;
   }
   if (!decisions.restore.allowed) {
-    return `You may not restore versions of this Secret. ${
-      decisions.restore.reason ?? ''
-    }`.trim();
+    return t('history.blocks.restoreDenied', {
+      reason: decisions.restore.reason ?? '',
+    }).trim();
   }
   return undefined;
 }

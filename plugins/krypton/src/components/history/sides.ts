@@ -6,10 +6,20 @@ import {
   DiffSide,
 } from '@krypton/plugin-krypton-common';
 
+/**
+ * Why the live side is missing (unreadable) or holds keys only (the others); the components
+ * say it in words (history.live.* messages).
+ */
+export type LiveReason =
+  | 'unreadable'
+  | 'denied'
+  | 'otherRevision'
+  | 'notLoaded';
+
 /** The live side of a comparison, or why there is none; reason also says why keys only. */
 export interface LiveComparison {
   side?: DiffSide;
-  reason?: string;
+  reason?: LiveReason;
 }
 
 /**
@@ -23,10 +33,7 @@ export function liveComparison(
   canReveal: boolean | undefined,
 ): LiveComparison {
   if (!summary) {
-    return {
-      reason:
-        'The live Secret could not be read, so versions cannot be compared with it.',
-    };
+    return { reason: 'unreadable' };
   }
   const keysOnly: DiffSide = {
     keys: summary.keys,
@@ -46,22 +53,12 @@ export function liveComparison(
     };
   }
   if (canReveal === false) {
-    return {
-      side: keysOnly,
-      reason: 'you may not reveal the live values.',
-    };
+    return { side: keysOnly, reason: 'denied' };
   }
   if (live) {
-    return {
-      side: keysOnly,
-      reason:
-        'the loaded live values are from another revision than the live Secret. Reload the Secret to compare values.',
-    };
+    return { side: keysOnly, reason: 'otherRevision' };
   }
-  return {
-    side: keysOnly,
-    reason: 'the live values are not loaded.',
-  };
+  return { side: keysOnly, reason: 'notLoaded' };
 }
 
 export function versionSide(version: VersionDto): DiffSide {

@@ -1,8 +1,8 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
 import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
 
 export type HistoryState =
   | { status: 'loading' }
@@ -21,15 +21,14 @@ export interface VersionHistory {
   loadVersion: (version: number) => Promise<VersionDto>;
 }
 
-export const statusOf = (e: unknown): number | undefined =>
-  e instanceof ResponseError ? e.statusCode : undefined;
-
 /**
- * The backend's fixed message, else a fixed text: a network failure's own message says nothing
- * useful to the user.
+ * The backend's fixed message, or undefined when no answer arrived: a network failure's own
+ * message says nothing useful to the user, who is shown a fixed text instead.
  */
-export const messageOf = (e: unknown, fallback: string): string =>
-  e instanceof ResponseError ? e.message : fallback;
+export const serverMessage = (e: unknown): string | undefined => {
+  const failure = failureOf(e);
+  return failure.kind === 'network' ? undefined : failure.message;
+};
 
 /** The live Secret's retained versions, newest first, as the versions route lists them. */
 export function useVersionHistory(location: SecretLocation): VersionHistory {
@@ -54,7 +53,11 @@ export function useVersionHistory(location: SecretLocation): VersionHistory {
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       if (request === latest.current) {
-        setState({ status: 'failed', error, denied: statusOf(e) === 403 });
+        setState({
+          status: 'failed',
+          error,
+          denied: failureOf(e).kind === 'forbidden',
+        });
       }
       return error;
     }

@@ -6,16 +6,19 @@ import {
   Table,
   TableColumn,
 } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import ChevronRightIcon from '@material-ui/icons/ChevronRight';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
-import { ReactNode, useId, useState } from 'react';
+import { ReactNode, useId, useMemo, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { EntityRefList } from './EntityRefList';
-import { SecretRow } from './secretRows';
+import { SecretRow, ShownSecretRow, shownRow } from './secretRows';
 
 export interface SecretTableProps {
   title: string;
@@ -47,7 +50,9 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 /** The secondary facts of a readable row, shown under its name on request. */
 function RowDetails({ id, row }: { id: string; row: SecretRow }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const summary = row.summary!;
+  const yesNo = (value: boolean) => (value ? t('list.yes') : t('list.no'));
   return (
     <Box
       id={id}
@@ -58,27 +63,31 @@ function RowDetails({ id, row }: { id: string; row: SecretRow }) {
       mb={0}
       style={{ gap: '8px 24px' }}
     >
-      <Detail label="Cluster">{row.cluster}</Detail>
-      <Detail label="Namespace">{row.namespace}</Detail>
-      <Detail label="Type">{summary.type}</Detail>
-      <Detail label="Managed">{row.managed}</Detail>
-      <Detail label="Immutable">{row.immutable}</Detail>
-      <Detail label="Pending deletion">
-        {row.pending ? (
-          <>
-            Since <RelativeTime value={row.pending} />
-          </>
-        ) : (
-          'No'
-        )}
+      <Detail label={t('list.details.cluster')}>{row.cluster}</Detail>
+      <Detail label={t('list.details.namespace')}>{row.namespace}</Detail>
+      <Detail label={t('list.details.type')}>{summary.type}</Detail>
+      <Detail label={t('list.details.managed')}>
+        {yesNo(summary.managed)}
       </Detail>
-      <Detail label="Keys">{summary.keys.length}</Detail>
-      <Detail label="Binary keys">{row.binaryKeys}</Detail>
-      <Detail label="Owners">
+      <Detail label={t('list.details.immutable')}>
+        {yesNo(summary.immutable)}
+      </Detail>
+      <Detail label={t('list.details.pendingDeletion')}>
+        {row.pending
+          ? t('list.details.since', {
+              time: <RelativeTime value={row.pending} />,
+            })
+          : t('list.no')}
+      </Detail>
+      <Detail label={t('list.details.keys')}>{summary.keys.length}</Detail>
+      <Detail label={t('list.details.binaryKeys')}>
+        {summary.binaryKeys.length}
+      </Detail>
+      <Detail label={t('list.details.owners')}>
         <EntityRefList refs={summary.access.owners} />
       </Detail>
       {summary.creationTimestamp && (
-        <Detail label="Created">
+        <Detail label={t('list.details.created')}>
           <RelativeTime value={summary.creationTimestamp} />
         </Detail>
       )}
@@ -96,17 +105,21 @@ function NameCell(props: {
   showCluster: boolean;
 }) {
   const { row, href, showCluster } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const where = showCluster
-    ? `${row.cluster || 'default cluster'} / ${row.namespace}`
+    ? t('list.where', {
+        cluster: row.cluster || t('list.defaultCluster'),
+        namespace: row.namespace,
+      })
     : row.namespace;
   return (
     <Box display="flex" alignItems="flex-start" style={{ gap: 4 }}>
       {row.summary ? (
         <IconButton
           size="small"
-          aria-label={`Details of ${row.name}`}
+          aria-label={t('list.details.toggle', { name: row.name })}
           aria-expanded={open}
           aria-controls={open ? detailsId : undefined}
           onClick={() => setOpen(o => !o)}
@@ -142,13 +155,14 @@ function NameCell(props: {
   );
 }
 
-function StatusCell({ row }: { row: SecretRow }) {
+function StatusCell({ row }: { row: ShownSecretRow }) {
   if (row.problem) return <StatusError>{row.problem}</StatusError>;
-  if (row.pending) return <StatusWarning>Deleting</StatusWarning>;
+  if (row.pending) return <StatusWarning>{row.status}</StatusWarning>;
   return <StatusOK>{row.status}</StatusOK>;
 }
 
 function LastChangeCell({ row }: { row: SecretRow }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (!row.lastChange) return <>—</>;
   const manager = row.summary?.lastChange?.manager;
   return (
@@ -161,7 +175,7 @@ function LastChangeCell({ row }: { row: SecretRow }) {
           color="textSecondary"
           style={{ overflowWrap: 'break-word' }}
         >
-          by {manager}
+          {t('list.lastChangeBy', { manager })}
         </Typography>
       )}
     </>
@@ -171,23 +185,24 @@ function LastChangeCell({ row }: { row: SecretRow }) {
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
 function columns(
+  t: KryptonT,
   href: SecretHref | undefined,
   showCluster: boolean,
   actions: SecretTableProps['actions'],
-): TableColumn<SecretRow>[] {
+): TableColumn<ShownSecretRow>[] {
   // Hidden columns stay searchable, so the search box still finds a Secret by these facts.
   const searchableOnly = (
     title: string,
-    field: keyof SecretRow,
-  ): TableColumn<SecretRow> => ({
+    field: keyof ShownSecretRow,
+  ): TableColumn<ShownSecretRow> => ({
     title,
     field,
     hidden: true,
     searchable: true,
   });
-  const all: TableColumn<SecretRow>[] = [
+  const all: TableColumn<ShownSecretRow>[] = [
     {
-      title: 'Name',
+      title: t('list.columns.name'),
       field: 'name',
       highlight: true,
       cellStyle: { minWidth: 240, width: '45%' },
@@ -196,23 +211,23 @@ function columns(
         <NameCell row={row} href={href} showCluster={showCluster} />
       ),
     },
-    searchableOnly('Namespace', 'namespace'),
-    searchableOnly('Cluster', 'cluster'),
-    searchableOnly('Owners', 'owners'),
+    searchableOnly(t('list.columns.namespace'), 'namespace'),
+    searchableOnly(t('list.columns.cluster'), 'cluster'),
+    searchableOnly(t('list.columns.owners'), 'ownersText'),
     {
-      title: 'Version',
+      title: t('list.columns.version'),
       field: 'version',
       cellStyle: nowrap,
       headerStyle: nowrap,
     },
     {
-      title: 'Status',
+      title: t('list.columns.status'),
       field: 'status',
       cellStyle: { minWidth: 120 },
       render: row => <StatusCell row={row} />,
     },
     {
-      title: 'Last change',
+      title: t('list.columns.lastChange'),
       field: 'lastChange',
       cellStyle: { minWidth: 110 },
       headerStyle: nowrap,
@@ -221,7 +236,7 @@ function columns(
   ];
   if (actions) {
     all.push({
-      title: 'Actions',
+      title: t('list.columns.actions'),
       field: 'actions',
       sorting: false,
       cellStyle: nowrap,
@@ -241,13 +256,17 @@ export const SecretTable = ({
   isLoading,
   emptyContent,
   actions,
-}: SecretTableProps) => (
-  <Table<SecretRow>
-    title={title}
-    options={{ paging: rows.length > 50, pageSize: 50, search }}
-    columns={columns(href, showCluster, actions)}
-    data={rows}
-    isLoading={isLoading}
-    emptyContent={emptyContent}
-  />
-);
+}: SecretTableProps) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  const shown = useMemo(() => rows.map(row => shownRow(t, row)), [rows, t]);
+  return (
+    <Table<ShownSecretRow>
+      title={title}
+      options={{ paging: rows.length > 50, pageSize: 50, search }}
+      columns={columns(t, href, showCluster, actions)}
+      data={shown}
+      isLoading={isLoading}
+      emptyContent={emptyContent}
+    />
+  );
+};

@@ -1,9 +1,11 @@
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import { SecretLocation } from '../../api/KryptonApi';
+import { KryptonT } from '../../translation';
 
 /**
- * One line of a Secret table, flattened to text so that the table's search matches what the
- * user reads. A row with a `problem` stands for a link that did not resolve to a readable Secret.
+ * One line of a Secret table, as data: the table words it (SecretTable's `shownRow`), so that its
+ * search matches what the user reads in their language. A row with a `problem` stands for a link
+ * that did not resolve to a readable Secret.
  */
 export interface SecretRow {
   /** Unique within one table. */
@@ -13,30 +15,24 @@ export interface SecretRow {
   cluster: string;
   namespace: string;
   name: string;
-  version: string;
-  managed: string;
-  immutable: string;
   /** The deletionTimestamp while Kubernetes deletes the Secret; empty otherwise. */
   pending: string;
-  binaryKeys: string;
+  /** The owners' refs, comma-separated; empty when there are none. */
   owners: string;
   /**
    * When the Secret last changed (the newest managedFields time), else when it was created, as
    * RFC 3339 so that it sorts; empty when neither is known.
    */
   lastChange: string;
-  status: string;
+  /** The server's fixed message for a link that did not resolve. */
   problem?: string;
   /** The live Secret the row shows; absent on a problem row. */
   summary?: SecretSummary;
 }
 
-const NONE = '—';
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
-
 /** The version counter as the user should read it; null is a counter an operator must repair. */
-export function formatVersion(version: number | null): string {
-  return version === null ? 'invalid counter' : String(version);
+export function formatVersion(t: KryptonT, version: number | null): string {
+  return version === null ? t('list.invalidCounter') : String(version);
 }
 
 export function summaryRow(
@@ -49,14 +45,9 @@ export function summaryRow(
     cluster: summary.cluster,
     namespace: summary.namespace,
     name: summary.name,
-    version: formatVersion(summary.version),
-    managed: yesNo(summary.managed),
-    immutable: yesNo(summary.immutable),
     pending: summary.deletionTimestamp ?? '',
-    binaryKeys: String(summary.binaryKeys.length),
-    owners: summary.access.owners.join(', ') || NONE,
+    owners: summary.access.owners.join(', '),
     lastChange: summary.lastChange?.time ?? summary.creationTimestamp ?? '',
-    status: 'Readable',
     summary,
   };
 }
@@ -72,14 +63,36 @@ export function problemRow(
     cluster: location.cluster ?? '',
     namespace: location.namespace,
     name: location.name,
-    version: NONE,
-    managed: NONE,
-    immutable: NONE,
     pending: '',
-    binaryKeys: NONE,
-    owners: NONE,
+    owners: '',
     lastChange: '',
-    status: problem,
     problem,
+  };
+}
+
+const NONE = '—';
+
+/** A row with the words the table shows and searches, in the user's language. */
+export interface ShownSecretRow extends SecretRow {
+  version: string;
+  status: string;
+  ownersText: string;
+}
+
+export function shownRow(t: KryptonT, row: SecretRow): ShownSecretRow {
+  const { summary } = row;
+  if (!summary) {
+    return {
+      ...row,
+      version: NONE,
+      status: row.problem ?? '',
+      ownersText: NONE,
+    };
+  }
+  return {
+    ...row,
+    version: formatVersion(t, summary.version),
+    status: row.pending ? t('list.status.deleting') : t('list.status.readable'),
+    ownersText: row.owners || NONE,
   };
 }

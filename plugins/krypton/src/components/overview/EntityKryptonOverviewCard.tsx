@@ -9,6 +9,7 @@ import {
   StatusWarning,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink, useEntity } from '@backstage/plugin-catalog-react';
 import {
   entitySecretLinks,
@@ -25,6 +26,8 @@ import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
+import { formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { SecretHref, useSecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
@@ -38,36 +41,43 @@ function Actor({ actor }: { actor: string }) {
 }
 
 function LastChangeCell({ change }: { change?: LastChange }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (!change) return <>—</>;
   switch (change.kind) {
     case 'change':
-      return (
-        <>
-          <Actor actor={change.by} />, <RelativeTime value={change.at} />
-        </>
-      );
+      return t('overview.lastChange.change', {
+        by: <Actor actor={change.by} />,
+        time: <RelativeTime value={change.at} />,
+      });
     case 'none':
-      return <>None through Krypton yet</>;
+      return <>{t('overview.lastChange.none')}</>;
     default:
-      return <>Unknown</>;
+      return <>{t('overview.lastChange.unknown')}</>;
   }
 }
 
 /** The row's problem, or a readable state; a pending deletion is a warning, not a failure. */
 function StatusCell({ item }: { item: OverviewRow }) {
   const { row, lastChange } = item;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (row.problem) return <StatusError>{row.problem}</StatusError>;
   if (row.pending) {
-    return <StatusWarning>Pending deletion since {row.pending}</StatusWarning>;
+    return (
+      <StatusWarning>
+        {t('overview.status.pending', { since: row.pending })}
+      </StatusWarning>
+    );
   }
   if (lastChange?.kind === 'unknown') {
     return (
       <StatusWarning>
-        History could not be read: {lastChange.reason}
+        {t('overview.status.historyUnreadable', {
+          reason: lastChange.reason,
+        })}
       </StatusWarning>
     );
   }
-  return <StatusOK>OK</StatusOK>;
+  return <StatusOK>{t('overview.status.ok')}</StatusOK>;
 }
 
 /** Short words that must not break inside a narrow card column ("Versi-on", "Hist-ory"). */
@@ -79,22 +89,26 @@ function OverviewTable(props: {
   showCluster: boolean;
 }) {
   const { rows, href, showCluster } = props;
+  const { t } = useTranslationRef(kryptonTranslationRef);
   return (
-    <Table size="small" aria-label="Linked Secrets">
+    <Table size="small" aria-label={t('overview.tableLabel')}>
       <TableHead>
         <TableRow>
-          <TableCell>Secret</TableCell>
-          <TableCell style={NO_WRAP}>Version</TableCell>
-          <TableCell>Last change</TableCell>
-          <TableCell>Status</TableCell>
-          {href && <TableCell>Links</TableCell>}
+          <TableCell>{t('overview.columns.secret')}</TableCell>
+          <TableCell style={NO_WRAP}>{t('overview.columns.version')}</TableCell>
+          <TableCell>{t('overview.columns.lastChange')}</TableCell>
+          <TableCell>{t('overview.columns.status')}</TableCell>
+          {href && <TableCell>{t('overview.columns.links')}</TableCell>}
         </TableRow>
       </TableHead>
       <TableBody>
         {rows.map(item => {
           const { row } = item;
           const where = showCluster
-            ? `${row.cluster || 'default cluster'} / ${row.namespace}`
+            ? t('list.where', {
+                cluster: row.cluster || t('list.defaultCluster'),
+                namespace: row.namespace,
+              })
             : row.namespace;
           const linked = href && !row.problem;
           return (
@@ -113,7 +127,9 @@ function OverviewTable(props: {
                   {where}
                 </Typography>
               </TableCell>
-              <TableCell style={NO_WRAP}>{row.version}</TableCell>
+              <TableCell style={NO_WRAP}>
+                {row.summary ? formatVersion(t, row.summary.version) : '—'}
+              </TableCell>
               <TableCell>
                 <LastChangeCell change={item.lastChange} />
               </TableCell>
@@ -126,15 +142,17 @@ function OverviewTable(props: {
                     <Box display="flex" style={{ gap: 12 }}>
                       <Link
                         to={href(row.location, undefined, 'history')}
-                        aria-label={`History of ${row.name}`}
+                        aria-label={t('overview.historyOf', { name: row.name })}
                       >
-                        History
+                        {t('overview.history')}
                       </Link>
                       <Link
                         to={href(row.location, undefined, 'consumers')}
-                        aria-label={`Consumers of ${row.name}`}
+                        aria-label={t('overview.consumersOf', {
+                          name: row.name,
+                        })}
                       >
-                        Consumers
+                        {t('overview.consumers')}
                       </Link>
                     </Box>
                   )}
@@ -155,6 +173,7 @@ function OverviewTable(props: {
  */
 export const EntityKryptonOverviewCard = () => {
   const { entity } = useEntity();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const api = useApi(kryptonApiRef);
   const prefix = useKryptonAnnotationPrefix();
   const secretHref = useSecretHref();
@@ -186,8 +205,9 @@ export const EntityKryptonOverviewCard = () => {
   if (nothingLinked) {
     body = (
       <Typography variant="body2">
-        No Secrets linked. Add a {kryptonLinkAnnotations(prefix).secrets}{' '}
-        annotation to this entity.
+        {t('overview.nothingLinked', {
+          annotation: kryptonLinkAnnotations(prefix).secrets,
+        })}
       </Typography>
     );
   } else if (state.loading) {
@@ -201,13 +221,15 @@ export const EntityKryptonOverviewCard = () => {
       <Box display="flex" flexDirection="column" style={{ gap: 8 }}>
         {links.selectorProblem && (
           <StatusError>
-            The label selector link cannot be used: {links.selectorProblem}
+            {t('overview.selectorProblem', { problem: links.selectorProblem })}
           </StatusError>
         )}
         {selector?.error && (
           <StatusError>
-            Could not list the Secrets that match{' '}
-            {selector.selector.labelSelector}: {selector.error.message}
+            {t('overview.selectorFailed', {
+              selector: selector.selector.labelSelector,
+              reason: selector.error.message,
+            })}
           </StatusError>
         )}
         {rows.length > 0 ? (
@@ -215,19 +237,16 @@ export const EntityKryptonOverviewCard = () => {
         ) : (
           !links.selectorProblem &&
           !selector?.error && (
-            <Typography variant="body2">
-              No Secrets match the entity's links.
-            </Typography>
+            <Typography variant="body2">{t('overview.noMatch')}</Typography>
           )
         )}
         {more > 0 && (
           <Typography variant="body2" color="textSecondary">
-            and {more} more linked {more === 1 ? 'Secret' : 'Secrets'}, listed
-            on the entity's Secrets tab.
+            {t('overview.more', { count: more })}
           </Typography>
         )}
       </Box>
     );
   }
-  return <InfoCard title="Secrets">{body}</InfoCard>;
+  return <InfoCard title={t('overview.title')}>{body}</InfoCard>;
 };

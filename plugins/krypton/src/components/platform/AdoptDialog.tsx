@@ -1,5 +1,6 @@
 import { Progress, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   IdentityMode,
@@ -20,6 +21,8 @@ import Alert from '@material-ui/lab/Alert';
 import { FormEvent, useId, useMemo, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
 import {
   ActionDecision,
   SECRET_ACTIONS,
@@ -27,7 +30,6 @@ import {
 } from '../access/decide';
 import { usePrincipal } from '../access/usePrincipal';
 import { AccessFields } from '../edit/AccessFields';
-import { errorMessage } from '../list/loadLinkedSecrets';
 import {
   AdoptDraft,
   adoptDraftFor,
@@ -53,6 +55,7 @@ function useAdoptDecision(
   identityMode: IdentityMode | undefined,
 ): ActionDecision | undefined {
   const { principal } = usePrincipal();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const permission = usePermission({
     permission: kryptonSecretUpdatePermission,
     resourceRef: secret
@@ -64,22 +67,33 @@ function useAdoptDecision(
     const permitted = Object.fromEntries(
       SECRET_ACTIONS.map(a => [a, permission.allowed]),
     ) as Record<SecretAction, boolean>;
-    const decisions = decideActions({
-      rules: secret.access,
-      principal,
-      identityMode,
-      // The adoptable list holds only Secrets the server let this user read.
-      served: true,
-      permitted,
-    });
+    const decisions = decideActions(
+      {
+        rules: secret.access,
+        principal,
+        identityMode,
+        // The adoptable list holds only Secrets the server let this user read.
+        served: true,
+        permitted,
+      },
+      t,
+    );
     if (!decisions.update.allowed) return decisions.update;
     return decisions.manageAccess;
-  }, [secret, principal, permission.loading, permission.allowed, identityMode]);
+  }, [
+    secret,
+    principal,
+    permission.loading,
+    permission.allowed,
+    identityMode,
+    t,
+  ]);
 }
 
 /** Picks an unmanaged Secret of the namespace and takes it into Krypton's management. */
 export const AdoptDialog = (props: AdoptDialogProps) => {
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   const fieldId = useId();
   const reasonId = useId();
@@ -98,7 +112,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
   const items = adoptable.value?.items ?? [];
   const picked = items.find(s => s.name === pickedName);
   const decision = useAdoptDecision(picked, props.identityMode);
-  const errors = draft ? validateAdoptDraft(draft) : undefined;
+  const errors = draft ? validateAdoptDraft(draft, t) : undefined;
 
   const pick = (name: string) => {
     setPickedName(name);
@@ -111,11 +125,11 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
   };
 
   let blocked: string | undefined;
-  if (!picked || !draft) blocked = 'Pick a Secret to adopt.';
-  else if (!decision) blocked = 'Checking your permissions…';
+  if (!picked || !draft) blocked = t('platform.adopt.pick');
+  else if (!decision) blocked = t('platform.adopt.checking');
   else if (!decision.allowed) blocked = decision.reason;
   else if (errors && hasAdoptErrors(errors))
-    blocked = 'Fix the fields marked above.';
+    blocked = t('platform.adopt.fixFields');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -130,7 +144,8 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
       );
       props.onAdopted(adopted);
     } catch (err) {
-      setSaveError(errorMessage(err));
+      // The server's fixed message, or the client's own when no answer arrived.
+      setSaveError(failureOf(err).message);
     } finally {
       setSaving(false);
     }
@@ -149,7 +164,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
   } else if (items.length === 0) {
     body = (
       <Typography variant="body2">
-        There are no unmanaged Secrets in {namespace} that you may adopt.
+        {t('platform.adopt.none', { namespace })}
       </Typography>
     );
   } else {
@@ -158,29 +173,30 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
         <TextField
           id={`${fieldId}-secret`}
           select
-          label="Secret to adopt"
+          label={t('platform.adopt.secret')}
           value={pickedName}
           onChange={e => pick(e.target.value)}
           SelectProps={{ native: true }}
           variant="outlined"
         >
-          <option value="">Choose a Secret</option>
+          <option value="">{t('platform.adopt.choose')}</option>
           {items.map(s => (
             <option key={s.name} value={s.name}>
-              {s.name} ({s.type})
+              {t('platform.adopt.option', { name: s.name, type: s.type })}
             </option>
           ))}
         </TextField>
         {picked && draft && (
           <>
             <Typography variant="body2" color="textSecondary">
-              Keys: {picked.keys.join(', ') || 'none'}. Revision{' '}
-              {picked.resourceVersion}: adopting is refused if the Secret
-              changes meanwhile.
+              {t('platform.adopt.facts', {
+                keys: picked.keys.join(', ') || t('platform.adopt.noKeys'),
+                revision: picked.resourceVersion,
+              })}
             </Typography>
             <TextField
               id={`${fieldId}-description`}
-              label="Description"
+              label={t('platform.adopt.description')}
               value={draft.description}
               onChange={e =>
                 setDraft({ ...draft, description: e.target.value })
@@ -191,6 +207,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
               variant="outlined"
             />
             <AccessFields
+              picker
               values={draft.access}
               errors={touched && errors ? errors.access : {}}
               onChange={(role, value) =>
@@ -207,7 +224,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
             severity="error"
             action={
               <Button color="inherit" onClick={reload}>
-                Reload list
+                {t('platform.adopt.reloadList')}
               </Button>
             }
           >
@@ -226,8 +243,14 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
       fullWidth
       maxWidth="md"
     >
-      <form onSubmit={submit} noValidate aria-label="Adopt a Secret">
-        <DialogTitle id={titleId}>Adopt a Secret in {namespace}</DialogTitle>
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-label={t('platform.adopt.formLabel')}
+      >
+        <DialogTitle id={titleId}>
+          {t('platform.adopt.title', { namespace })}
+        </DialogTitle>
         <DialogContent>{body}</DialogContent>
         <DialogActions>
           {blocked && picked && (
@@ -235,7 +258,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
               {blocked}
             </Typography>
           )}
-          <Button onClick={props.onClose}>Cancel</Button>
+          <Button onClick={props.onClose}>{t('platform.adopt.cancel')}</Button>
           <Button
             type="submit"
             variant="contained"
@@ -243,7 +266,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
             disabled={blocked !== undefined || saving}
             aria-describedby={blocked && picked ? reasonId : undefined}
           >
-            {saving ? 'Adopting…' : 'Adopt'}
+            {saving ? t('platform.adopt.adopting') : t('platform.adopt.adopt')}
           </Button>
         </DialogActions>
       </form>

@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -6,6 +7,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useId, useState } from 'react';
 import { NamespaceLocation } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { DiscardDraftDialog, SecretForm, useBeforeUnload } from '../edit';
 
 export interface CreateSecretDialogProps {
@@ -17,6 +19,7 @@ export interface CreateSecretDialogProps {
 
 /** SecretForm in create mode for one namespace; the creator sets the access rules. */
 export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const titleId = useId();
   const [dirty, setDirty] = useState(false);
   const [asking, setAsking] = useState(false);
@@ -32,7 +35,7 @@ export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
       maxWidth="md"
     >
       <DialogTitle id={titleId}>
-        Create a Secret in {props.location.namespace}
+        {t('platform.create.title', { namespace: props.location.namespace })}
       </DialogTitle>
       <DialogContent>
         <SecretForm
@@ -47,7 +50,7 @@ export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
         />
       </DialogContent>
       <DialogActions>
-        <Button onClick={close}>Cancel</Button>
+        <Button onClick={close}>{t('platform.create.cancel')}</Button>
       </DialogActions>
       <DiscardDraftDialog
         open={asking}

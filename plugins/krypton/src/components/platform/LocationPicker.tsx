@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { ResponseError } from '@backstage/errors';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { validateNamespace } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -7,6 +7,9 @@ import TextField from '@material-ui/core/TextField';
 import Autocomplete from '@material-ui/lab/Autocomplete';
 import { FormEvent, useEffect, useId, useState } from 'react';
 import { kryptonApiRef } from '../../api/KryptonApi';
+import { failureOf } from '../../api/failure';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 
 export interface LocationPickerProps {
   clusters: string[];
@@ -15,27 +18,19 @@ export interface LocationPickerProps {
   onChange: (location: { cluster: string; namespace: string }) => void;
 }
 
-const TEXT = {
-  label: 'Namespace',
-  hint: 'A Kubernetes namespace',
-  pickHint: 'Pick a namespace, or type its name',
-  refused: 'You may not list namespaces here; type a name.',
-  failed: 'Krypton could not list the namespaces here; type a name.',
-  empty: 'Enter a namespace.',
-};
-
 /** What the namespace field offers: the list while it loads, the names, or typing only. */
 type Choices =
   | { state: 'loading' }
   | { state: 'listed'; names: string[] }
   | { state: 'typing'; note: string };
 
-function namespaceProblem(value: string): string | undefined {
-  if (value === '') return TEXT.empty;
+function namespaceProblem(t: KryptonT, value: string): string | undefined {
+  if (value === '') return t('platform.picker.empty');
   try {
     validateNamespace(value);
     return undefined;
   } catch (e) {
+    // The rule's own text from common, as the API would answer it.
     return (e as Error).message;
   }
 }
@@ -43,6 +38,7 @@ function namespaceProblem(value: string): string | undefined {
 /** The names the user may pick on a cluster, or why they have to type one. */
 function useNamespaceChoices(cluster: string): Choices {
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [choices, setChoices] = useState<Choices>({ state: 'loading' });
   useEffect(() => {
     let live = true;
@@ -55,15 +51,15 @@ function useNamespaceChoices(cluster: string): Choices {
         setChoices({
           state: 'typing',
           note:
-            err instanceof ResponseError && err.statusCode === 403
-              ? TEXT.refused
-              : TEXT.failed,
+            failureOf(err).kind === 'forbidden'
+              ? t('platform.picker.refused')
+              : t('platform.picker.failed'),
         }),
     );
     return () => {
       live = false;
     };
-  }, [api, cluster]);
+  }, [api, cluster, t]);
   return choices;
 }
 
@@ -75,16 +71,17 @@ function useNamespaceChoices(cluster: string): Choices {
  */
 export const LocationPicker = (props: LocationPickerProps) => {
   const id = useId();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const choices = useNamespaceChoices(props.cluster);
   const [typed, setTyped] = useState(props.namespace);
   const [touched, setTouched] = useState(false);
   // Navigation (back from a Secret, another link) can change the shown namespace.
   useEffect(() => setTyped(props.namespace), [props.namespace]);
-  const problem = namespaceProblem(typed.trim());
+  const problem = namespaceProblem(t, typed.trim());
 
   const apply = (namespace: string) => {
     setTouched(true);
-    if (namespaceProblem(namespace)) return;
+    if (namespaceProblem(t, namespace)) return;
     props.onChange({ cluster: props.cluster, namespace });
   };
 
@@ -95,7 +92,7 @@ export const LocationPicker = (props: LocationPickerProps) => {
 
   const shownProblem = touched ? problem : undefined;
   const fieldProps = {
-    label: TEXT.label,
+    label: t('platform.picker.namespace'),
     error: shownProblem !== undefined,
     variant: 'outlined' as const,
     size: 'small' as const,
@@ -110,12 +107,12 @@ export const LocationPicker = (props: LocationPickerProps) => {
       alignItems="flex-start"
       flexWrap="wrap"
       style={{ gap: 16 }}
-      aria-label="Choose a namespace"
+      aria-label={t('platform.picker.formLabel')}
     >
       <TextField
         id={`${id}-cluster`}
         select
-        label="Cluster"
+        label={t('platform.picker.cluster')}
         value={props.cluster}
         onChange={e =>
           props.onChange({
@@ -165,7 +162,9 @@ export const LocationPicker = (props: LocationPickerProps) => {
               {...fieldProps}
               helperText={
                 shownProblem ??
-                (choices.state === 'listed' ? TEXT.pickHint : TEXT.hint)
+                (choices.state === 'listed'
+                  ? t('platform.picker.pickHint')
+                  : t('platform.picker.hint'))
               }
               inputProps={{ ...params.inputProps, spellCheck: false }}
             />
@@ -173,7 +172,7 @@ export const LocationPicker = (props: LocationPickerProps) => {
         />
       )}
       <Button type="submit" variant="contained" color="primary">
-        Show Secrets
+        {t('platform.picker.show')}
       </Button>
     </Box>
   );

@@ -1,5 +1,6 @@
 import { Link, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import {
@@ -14,6 +15,7 @@ import Alert from '@material-ui/lab/Alert';
 import { useId, useMemo, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { kryptonTranslationRef } from '../../translation';
 import { SecretTable } from '../list/SecretTable';
 import { summaryRow } from '../list/secretRows';
 import { SecretHref } from '../secretLink';
@@ -27,12 +29,10 @@ export interface NamespaceSecretsProps {
   href?: SecretHref;
 }
 
-const CREATE_DENIED =
-  'The Backstage permission policy does not grant krypton.secret.create.';
-
 /** The Secrets of one namespace, with create and adopt. */
 export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
   const api = useApi(kryptonApiRef);
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const reasonId = useId();
   const { cluster, namespace } = props.location;
   const list = useAsyncRetry(
@@ -49,7 +49,10 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
         : newSecretResourceRef(targetCluster, namespace),
   });
   const [dialog, setDialog] = useState<'create' | 'adopt'>();
-  const [notice, setNotice] = useState<{ text: string; name: string }>();
+  const [notice, setNotice] = useState<{
+    done: 'created' | 'adopted';
+    name: string;
+  }>();
   const rows = useMemo(
     () =>
       (list.value?.items ?? []).map(s =>
@@ -58,9 +61,9 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
     [list.value, cluster],
   );
 
-  const done = (text: string, name: string) => {
+  const done = (what: 'created' | 'adopted', name: string) => {
     setDialog(undefined);
-    setNotice({ text, name });
+    setNotice({ done: what, name });
     list.retry();
   };
 
@@ -81,23 +84,25 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
             !create.loading && !create.allowed ? reasonId : undefined
           }
         >
-          Create Secret
+          {t('platform.namespace.create')}
         </Button>
         <Button variant="outlined" onClick={() => setDialog('adopt')}>
-          Adopt a Secret
+          {t('platform.namespace.adopt')}
         </Button>
         {!create.loading && !create.allowed && (
           <Typography variant="body2" color="textSecondary" id={reasonId}>
-            {CREATE_DENIED}
+            {t('platform.namespace.createDenied')}
           </Typography>
         )}
       </Box>
       {notice && (
         <Alert severity="success" onClose={() => setNotice(undefined)}>
-          {notice.text}{' '}
+          {notice.done === 'created'
+            ? t('platform.namespace.created', { name: notice.name })
+            : t('platform.namespace.adopted', { name: notice.name })}{' '}
           {props.href && (
             <Link to={props.href({ cluster, namespace, name: notice.name })}>
-              Open {notice.name}
+              {t('platform.namespace.open', { name: notice.name })}
             </Link>
           )}
         </Alert>
@@ -105,11 +110,11 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
       {list.error ? (
         <ResponseErrorPanel
           error={list.error}
-          title="Could not list the Secrets"
+          title={t('platform.namespace.listFailed')}
         />
       ) : (
         <SecretTable
-          title={`Secrets in ${namespace}`}
+          title={t('platform.namespace.tableTitle', { namespace })}
           rows={rows}
           href={props.href}
           search
@@ -117,7 +122,7 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
           emptyContent={
             <Box p={2}>
               <Typography variant="body2">
-                Krypton serves no Secrets in {namespace} to you.
+                {t('platform.namespace.empty', { namespace })}
               </Typography>
             </Box>
           }
@@ -127,7 +132,7 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
         <CreateSecretDialog
           location={props.location}
           onClose={() => setDialog(undefined)}
-          onCreated={s => done(`Created ${s.name}.`, s.name)}
+          onCreated={s => done('created', s.name)}
         />
       )}
       {dialog === 'adopt' && (
@@ -135,7 +140,7 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
           location={props.location}
           identityMode={props.identityMode}
           onClose={() => setDialog(undefined)}
-          onAdopted={s => done(`Adopted ${s.name}.`, s.name)}
+          onAdopted={s => done('adopted', s.name)}
         />
       )}
     </Box>

@@ -3,10 +3,12 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
+import { kryptonTranslationRef } from '../../translation';
 import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
@@ -22,6 +24,7 @@ import { NamespaceSecrets } from './NamespaceSecrets';
  */
 export const SecretsHome = () => {
   const { config, loading, error } = useKryptonConfig();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const [params, setParams] = useSearchParams();
   const href = useSecretHref();
   const routerLocation = useLocation();
@@ -51,8 +54,8 @@ export const SecretsHome = () => {
   } else if (error || !config) {
     main = (
       <ResponseErrorPanel
-        error={error ?? new Error('Krypton did not answer.')}
-        title="Could not read Krypton's settings"
+        error={error ?? new Error(t('platform.home.noAnswer'))}
+        title={t('platform.home.settingsFailed')}
       />
     );
   } else {
@@ -60,7 +63,7 @@ export const SecretsHome = () => {
       <>
         {config.error && (
           <WarningPanel
-            title="Krypton's configuration is invalid"
+            title={t('platform.home.configInvalid')}
             message={config.error}
           />
         )}
@@ -83,7 +86,7 @@ export const SecretsHome = () => {
           />
         ) : (
           <Typography variant="body2" color="textSecondary">
-            Choose a namespace to list its Secrets.
+            {t('platform.home.chooseNamespace')}
           </Typography>
         )}
       </>
@@ -91,7 +94,10 @@ export const SecretsHome = () => {
   }
 
   return (
-    <KryptonPageFrame title="Krypton" subtitle="Versioned Kubernetes Secrets">
+    <KryptonPageFrame
+      title={t('platform.home.title')}
+      subtitle={t('platform.home.subtitle')}
+    >
       <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
         {deleted && (
           <DeletedNotice

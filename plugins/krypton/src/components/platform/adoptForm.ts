@@ -4,6 +4,7 @@ import {
   SecretSummary,
   tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from '../edit/draft';
 
 const MAX_DESCRIPTION = 2048;
@@ -42,21 +43,28 @@ export function adoptDraftFor(
   };
 }
 
-export function validateAdoptDraft(draft: AdoptDraft): AdoptErrors {
+/** Worded as the create and edit forms word the same rules. */
+export function validateAdoptDraft(
+  draft: AdoptDraft,
+  t: KryptonT,
+): AdoptErrors {
   const errors: AdoptErrors = { access: {} };
   if (draft.description.length > MAX_DESCRIPTION) {
-    errors.description = `Use at most ${MAX_DESCRIPTION} characters.`;
+    errors.description = t('edit.validation.descriptionTooLong', {
+      max: String(MAX_DESCRIPTION),
+    });
   }
   for (const role of ACCESS_ROLES) {
     const refs = splitRefs(draft.access[role]);
     const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
     if (bad !== undefined) {
-      errors.access[role] = `"${bad.slice(
-        0,
-        64,
-      )}" is not a user or group entity ref such as user:default/alice.`;
+      errors.access[role] = t('edit.validation.notARef', {
+        ref: bad.slice(0, 64),
+      });
     } else if (refs.length > MAX_REFS) {
-      errors.access[role] = `List at most ${MAX_REFS} entity refs.`;
+      errors.access[role] = t('edit.validation.tooManyRefs', {
+        max: String(MAX_REFS),
+      });
     }
   }
   return errors;

@@ -1,4 +1,5 @@
 import { InfoCard } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -13,7 +14,8 @@ import UnfoldMoreIcon from '@material-ui/icons/UnfoldMore';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { ValueEntry, ValueKind, formatBytes, valueEntries } from './entries';
+import { kryptonTranslationRef } from '../../translation';
+import { ValueEntry, formatBytes, valueEntries } from './entries';
 import { RawText } from './RawText';
 import { ValuePreview } from './ValuePreview';
 
@@ -66,14 +68,13 @@ async function copyToClipboard(text: string): Promise<boolean> {
   }
 }
 
-const KIND_LABELS: Record<ValueKind, string> = {
-  text: 'text',
-  binary: 'binary',
-  missing: 'not loaded',
-};
+/** The placeholder of a masked value and of an empty cell: symbols, not words. */
+const MASK = '••••••••';
+const NONE = '—';
 
 const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const keyId = useId();
   const panelId = useId();
   const [revealed, setRevealed] = useState(false);
@@ -124,12 +125,14 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
 
   let shown;
   if (value === undefined) {
-    shown = <Typography variant="body2">Value not available</Typography>;
+    shown = (
+      <Typography variant="body2">{t('values.row.notAvailable')}</Typography>
+    );
   } else if (revealed) {
     shown = (
       <code
         className={classes.value}
-        title={kind === 'binary' ? 'base64' : undefined}
+        title={kind === 'binary' ? t('values.row.base64') : undefined}
       >
         {value}
       </code>
@@ -138,8 +141,8 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
     // Only placeholder text until revealed, so the value is not in the DOM at all.
     shown = (
       <>
-        <span aria-hidden="true">••••••••</span>
-        <span className={classes.visuallyHidden}>Hidden</span>
+        <span aria-hidden="true">{MASK}</span>
+        <span className={classes.visuallyHidden}>{t('values.row.hidden')}</span>
       </>
     );
   }
@@ -154,15 +157,15 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
           </span>
         </TableCell>
         <TableCell>
-          {KIND_LABELS[kind]}
+          {t(`values.kinds.${kind}`)}
           {kind === 'binary' && revealed && (
             <Typography variant="caption" display="block" color="textSecondary">
-              shown as base64
+              {t('values.row.shownAsBase64')}
             </Typography>
           )}
         </TableCell>
         <TableCell>
-          {kind === 'missing' ? '—' : formatBytes(entry.bytes)}
+          {kind === 'missing' ? NONE : formatBytes(entry.bytes, t)}
         </TableCell>
         <TableCell>{shown}</TableCell>
         <TableCell>
@@ -173,11 +176,13 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
                 startIcon={
                   revealed ? <VisibilityOffIcon /> : <VisibilityIcon />
                 }
-                aria-label={revealed ? 'Hide' : 'Reveal'}
+                aria-label={
+                  revealed ? t('values.row.hide') : t('values.row.reveal')
+                }
                 aria-describedby={keyId}
                 onClick={toggleReveal}
               >
-                {revealed ? 'Hide' : 'Reveal'}
+                {revealed ? t('values.row.hide') : t('values.row.reveal')}
               </Button>
               {/* Binary values are never previewed as text: only base64 via Reveal and Copy. */}
               {isText && (
@@ -185,38 +190,38 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
                   <Button
                     size="small"
                     startIcon={<UnfoldMoreIcon />}
-                    aria-label="Expand value"
+                    aria-label={t('values.row.expand')}
                     aria-describedby={keyId}
                     aria-expanded={panel === 'preview'}
                     aria-controls={panel === 'preview' ? panelId : undefined}
                     onClick={() => togglePanel('preview')}
                   >
-                    Expand value
+                    {t('values.row.expand')}
                   </Button>
                   <Button
                     size="small"
                     startIcon={<CodeIcon />}
-                    aria-label="Raw"
+                    aria-label={t('values.row.raw')}
                     aria-describedby={keyId}
                     aria-pressed={panel === 'raw'}
                     onClick={() => togglePanel('raw')}
                   >
-                    Raw
+                    {t('values.row.raw')}
                   </Button>
                 </>
               )}
               <Button
                 size="small"
                 startIcon={<FileCopyIcon />}
-                aria-label="Copy"
+                aria-label={t('values.row.copy')}
                 aria-describedby={keyId}
                 onClick={copy}
               >
-                Copy
+                {t('values.row.copy')}
               </Button>
               <Typography variant="caption" role="status">
-                {copyStatus === 'copied' && 'Copied'}
-                {copyStatus === 'failed' && 'Could not copy'}
+                {copyStatus === 'copied' && t('values.row.copied')}
+                {copyStatus === 'failed' && t('values.row.copyFailed')}
               </Typography>
             </div>
           )}
@@ -228,7 +233,10 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
             {panel === 'preview' ? (
               <ValuePreview value={value} now={now} />
             ) : (
-              <RawText text={value} label={`Raw value of ${entry.key}`} />
+              <RawText
+                text={value}
+                label={t('values.row.rawLabel', { key: entry.key })}
+              />
             )}
           </TableCell>
         </TableRow>
@@ -258,9 +266,11 @@ export const SecretValues = ({
   data,
   binaryData,
   keys,
-  title = 'Values',
+  title: givenTitle,
   now,
 }: SecretValuesProps) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  const title = givenTitle ?? t('values.table.title');
   const entries = useMemo(
     () => valueEntries(data, binaryData, keys),
     [data, binaryData, keys],
@@ -268,16 +278,16 @@ export const SecretValues = ({
   return (
     <InfoCard title={title}>
       {entries.length === 0 ? (
-        <Typography variant="body2">There are no values.</Typography>
+        <Typography variant="body2">{t('values.table.empty')}</Typography>
       ) : (
         <Table size="small" aria-label={title}>
           <TableHead>
             <TableRow>
-              <TableCell>Key</TableCell>
-              <TableCell>Kind</TableCell>
-              <TableCell>Size</TableCell>
-              <TableCell>Value</TableCell>
-              <TableCell>Actions</TableCell>
+              <TableCell>{t('values.table.key')}</TableCell>
+              <TableCell>{t('values.table.kind')}</TableCell>
+              <TableCell>{t('values.table.size')}</TableCell>
+              <TableCell>{t('values.table.value')}</TableCell>
+              <TableCell>{t('values.table.actions')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>

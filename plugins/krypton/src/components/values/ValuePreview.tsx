@@ -1,14 +1,17 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import ToggleButton from '@material-ui/lab/ToggleButton';
 import ToggleButtonGroup from '@material-ui/lab/ToggleButtonGroup';
 import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
 import { Component, ReactNode, useId, useMemo, useState } from 'react';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import {
-  FORMAT_LABELS,
   PreviewFormat,
   PreviewMode,
   detectFormat,
+  formatLabel,
 } from './formats';
 import { MarkdownPreview } from './markdown';
 import { PemPreview } from './pem';
@@ -25,8 +28,21 @@ const MODES: readonly PreviewMode[] = [
   'text',
 ];
 
-function modeLabel(mode: PreviewMode): string {
-  return mode === 'auto' ? 'Auto' : FORMAT_LABELS[mode];
+function modeLabel(mode: PreviewMode, t: KryptonT): string {
+  return mode === 'auto' ? t('values.preview.auto') : formatLabel(mode, t);
+}
+
+/** The boundary's fallback: a class component cannot call the translation hook itself. */
+function PreviewFailed({ text }: { text: string }) {
+  const { t } = useTranslationRef(kryptonTranslationRef);
+  return (
+    <>
+      <Typography variant="body2" paragraph>
+        {t('values.preview.failed')}
+      </Typography>
+      <RawText text={text} label={t('values.preview.rawText')} />
+    </>
+  );
 }
 
 /**
@@ -46,14 +62,7 @@ class PreviewBoundary extends Component<
 
   render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <>
-        <Typography variant="body2" paragraph>
-          This value could not be previewed; showing the raw text.
-        </Typography>
-        <RawText text={this.props.text} label="Raw text" />
-      </>
-    );
+    return <PreviewFailed text={this.props.text} />;
   }
 }
 
@@ -66,6 +75,7 @@ const PreviewBody = ({
   format: PreviewFormat;
   now?: Date;
 }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   switch (format) {
     case 'markdown':
       return <MarkdownPreview text={text} />;
@@ -76,7 +86,7 @@ const PreviewBody = ({
     case 'pem':
       return <PemPreview text={text} now={now} />;
     default:
-      return <RawText text={text} label="Text preview" />;
+      return <RawText text={text} label={t('values.preview.textPreview')} />;
   }
 };
 
@@ -105,6 +115,7 @@ const BoundedPreview = ({
   now,
 }: ValuePreviewProps) => {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const labelId = useId();
   const [mode, setMode] = useState<PreviewMode>(initialMode);
   const detected = useMemo(
@@ -116,7 +127,7 @@ const BoundedPreview = ({
     <div>
       <div className={classes.toolbar}>
         <Typography variant="body2" id={labelId}>
-          Preview as:
+          {t('values.preview.previewAs')}
         </Typography>
         <ToggleButtonGroup
           size="small"
@@ -130,20 +141,22 @@ const BoundedPreview = ({
             <ToggleButton
               key={option}
               value={option}
-              aria-label={modeLabel(option)}
+              aria-label={modeLabel(option, t)}
             >
-              {modeLabel(option)}
+              {modeLabel(option, t)}
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
         {detected && (
           <Typography variant="body2" color="textSecondary">
-            Detected: {FORMAT_LABELS[detected]}
+            {t('values.preview.detected', {
+              format: formatLabel(detected, t),
+            })}
           </Typography>
         )}
       </div>
       {value === '' ? (
-        <Typography variant="body2">This value is empty.</Typography>
+        <Typography variant="body2">{t('values.preview.empty')}</Typography>
       ) : (
         // Keyed by format, so that choosing another format retries after a failure.
         <PreviewBoundary key={format} text={value}>
@@ -160,15 +173,14 @@ const BoundedPreview = ({
  * page slow; the value itself is never truncated.
  */
 export const ValuePreview = (props: ValuePreviewProps) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (props.value.length > PREVIEW_LIMIT_CODE_UNITS) {
     return (
       <div>
         <Typography variant="body2" paragraph>
-          This value is larger than{' '}
-          {PREVIEW_LIMIT_CODE_UNITS.toLocaleString('en-US')} characters, so it
-          is shown as raw text.
+          {t('values.preview.tooLarge', { limit: PREVIEW_LIMIT_CODE_UNITS })}
         </Typography>
-        <RawText text={props.value} label="Raw text" />
+        <RawText text={props.value} label={t('values.preview.rawText')} />
       </div>
     );
   }

@@ -3,6 +3,7 @@ import {
   isBase64,
   utf8Length,
 } from '@krypton/plugin-krypton-common';
+import { KryptonT } from '../../translation';
 
 /** text: lossless UTF-8 from data; binary: original base64 from binaryData; missing: listed only. */
 export type ValueKind = 'text' | 'binary' | 'missing';
@@ -61,8 +62,8 @@ export function valueEntries(
   });
 }
 
-/** "1 byte", "1,234 bytes"; en-US grouping so that the text is the same for every reader. */
-export function formatBytes(bytes: number | undefined): string {
-  if (bytes === undefined) return 'Unknown size';
-  return `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+/** "1 byte", "1,234 bytes", grouped as the user's language groups digits. */
+export function formatBytes(bytes: number | undefined, t: KryptonT): string {
+  if (bytes === undefined) return t('values.size.unknown');
+  return t('values.size.bytes', { count: bytes });
 }

@@ -1,5 +1,6 @@
 import formatXmlText from 'xml-formatter';
 import { isMap, parseAllDocuments } from 'yaml';
+import { KryptonT } from '../../translation';
 
 /** What a text value can be previewed as. */
 export type PreviewFormat =
@@ -13,14 +14,9 @@ export type PreviewFormat =
 /** A chosen format, or auto: detect it from the value. */
 export type PreviewMode = 'auto' | PreviewFormat;
 
-export const FORMAT_LABELS: Record<PreviewFormat, string> = {
-  markdown: 'Markdown',
-  json: 'JSON',
-  yaml: 'YAML',
-  xml: 'XML',
-  pem: 'PEM',
-  text: 'Text',
-};
+/** A format's name, as the preview's buttons and notes say it. */
+export const formatLabel = (format: PreviewFormat, t: KryptonT): string =>
+  t(`values.formats.${format}`);
 
 export type FormatResult =
   | {

@@ -3,12 +3,15 @@ import {
   StatusOK,
   StatusWarning,
 } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import {
   SubjectAlternativeNameExtension,
   X509Certificate,
 } from '@peculiar/x509';
+import { kryptonTranslationRef } from '../../translation';
+import { KryptonT } from '../../translation';
 import { RawText } from './RawText';
 
 export interface PemBlock {
@@ -130,32 +133,43 @@ export function expiryStatus(
   return 'valid';
 }
 
-const SAN_LABELS: Record<string, string> = {
-  dns: 'DNS',
-  ip: 'IP',
-  email: 'Email',
-  url: 'URI',
-  dn: 'DN',
-  guid: 'GUID',
-  upn: 'UPN',
-  id: 'Registered ID',
-};
+/** The name forms of subject alternative names that have a label of their own. */
+const SAN_TYPES = [
+  'dns',
+  'ip',
+  'email',
+  'url',
+  'dn',
+  'guid',
+  'upn',
+  'id',
+] as const;
+type SanType = (typeof SAN_TYPES)[number];
+const isSanType = (type: string): type is SanType =>
+  (SAN_TYPES as readonly string[]).includes(type);
 
-function formatDate(date: Date): string {
+/** A name form's label; a form this list does not know is named as the library names it. */
+const sanLabel = (type: string, t: KryptonT): string =>
+  isSanType(type) ? t(`values.pem.sanTypes.${type}`) : type;
+
+function formatDate(date: Date, t: KryptonT): string {
   // toISOString throws on an invalid date; a summary must not.
-  return Number.isNaN(date.getTime()) ? 'unknown' : date.toISOString();
+  return Number.isNaN(date.getTime())
+    ? t('values.pem.unknownDate')
+    : date.toISOString();
 }
 
 const ExpiryFlag = ({ status }: { status: ExpiryStatus }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   switch (status) {
     case 'expired':
-      return <StatusError>Expired</StatusError>;
+      return <StatusError>{t('values.pem.expired')}</StatusError>;
     case 'expiring':
-      return <StatusWarning>Expires soon</StatusWarning>;
+      return <StatusWarning>{t('values.pem.expiring')}</StatusWarning>;
     case 'not-yet-valid':
-      return <StatusWarning>Not yet valid</StatusWarning>;
+      return <StatusWarning>{t('values.pem.notYetValid')}</StatusWarning>;
     default:
-      return <StatusOK>Valid</StatusOK>;
+      return <StatusOK>{t('values.pem.valid')}</StatusOK>;
   }
 };
 
@@ -180,6 +194,7 @@ const CertificateDetails = ({
   now: Date;
 }) => {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const sans = summary.subjectAltNames;
   return (
     <>
@@ -187,44 +202,48 @@ const CertificateDetails = ({
         status={expiryStatus(summary.notBefore, summary.notAfter, now)}
       />
       <dl className={classes.fields}>
-        <dt>Subject</dt>
-        <dd>{summary.subject || '(empty)'}</dd>
-        <dt>Issuer</dt>
-        <dd>{summary.issuer || '(empty)'}</dd>
-        <dt>Subject alternative names</dt>
+        <dt>{t('values.pem.subject')}</dt>
+        <dd>{summary.subject || t('values.pem.empty')}</dd>
+        <dt>{t('values.pem.issuer')}</dt>
+        <dd>{summary.issuer || t('values.pem.empty')}</dd>
+        <dt>{t('values.pem.subjectAltNames')}</dt>
         <dd>
-          {sans === undefined && 'Could not be read'}
-          {sans?.length === 0 && 'None'}
+          {sans === undefined && t('values.pem.unreadable')}
+          {sans?.length === 0 && t('values.pem.none')}
           {sans && sans.length > 0 && (
             <ul className={classes.list}>
               {sans.map((san, index) => (
                 <li key={index}>
-                  {SAN_LABELS[san.type] ?? san.type}: {san.value}
+                  {t('values.pem.san', {
+                    type: sanLabel(san.type, t),
+                    value: san.value,
+                  })}
                 </li>
               ))}
             </ul>
           )}
         </dd>
-        <dt>Not before</dt>
-        <dd>{formatDate(summary.notBefore)}</dd>
-        <dt>Not after</dt>
-        <dd>{formatDate(summary.notAfter)}</dd>
+        <dt>{t('values.pem.notBefore')}</dt>
+        <dd>{formatDate(summary.notBefore, t)}</dd>
+        <dt>{t('values.pem.notAfter')}</dt>
+        <dd>{formatDate(summary.notAfter, t)}</dd>
       </dl>
     </>
   );
 };
 
 const BlockSummary = ({ block, now }: { block: PemBlock; now: Date }) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   if (block.type !== 'CERTIFICATE') {
     // Keys and other blocks are named only: decoding a private key has no place in a viewer.
     return block.complete ? null : (
-      <Typography variant="body2">This block is incomplete.</Typography>
+      <Typography variant="body2">{t('values.pem.incomplete')}</Typography>
     );
   }
   const summary = block.complete ? summarizeCertificate(block.text) : undefined;
   if (!summary) {
     return (
-      <Typography variant="body2">This block could not be parsed.</Typography>
+      <Typography variant="body2">{t('values.pem.unparsable')}</Typography>
     );
   }
   return <CertificateDetails summary={summary} now={now} />;
@@ -239,18 +258,22 @@ export interface PemPreviewProps {
 /** The PEM as plain text, then one entry per block with a summary for each certificate. */
 export const PemPreview = ({ text, now = new Date() }: PemPreviewProps) => {
   const classes = useStyles();
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const blocks = pemBlocks(text);
   return (
     <>
-      <RawText text={text} label="PEM text" />
+      <RawText text={text} label={t('values.pem.textLabel')} />
       {blocks.length === 0 ? (
-        <Typography variant="body2">No PEM blocks were found.</Typography>
+        <Typography variant="body2">{t('values.pem.noBlocks')}</Typography>
       ) : (
-        <ul className={classes.list} aria-label="PEM blocks">
+        <ul className={classes.list} aria-label={t('values.pem.blocksLabel')}>
           {blocks.map((block, index) => (
             <li key={index} className={classes.block}>
               <Typography variant="subtitle2" component="p">
-                Block {index + 1}: {block.type}
+                {t('values.pem.block', {
+                  number: String(index + 1),
+                  type: block.type,
+                })}
               </Typography>
               <BlockSummary block={block} now={now} />
             </li>

@@ -1,6 +1,8 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
-import { FORMAT_LABELS, formatJson, formatXml, formatYaml } from './formats';
+import { kryptonTranslationRef } from '../../translation';
+import { formatJson, formatLabel, formatXml, formatYaml } from './formats';
 import { RawText } from './RawText';
 
 export type StructuredFormat = 'json' | 'yaml' | 'xml';
@@ -14,15 +16,19 @@ export interface StructuredPreviewProps {
 
 /** JSON, YAML or XML pretty-printed; on a parse failure the raw text with a note, never an error. */
 export const StructuredPreview = ({ text, format }: StructuredPreviewProps) => {
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const result = useMemo(() => FORMATTERS[format](text), [format, text]);
-  const label = FORMAT_LABELS[format];
+  const label = formatLabel(format, t);
   if (!result.ok) {
     return (
       <>
         <Typography variant="body2" paragraph>
-          Not valid {label}; showing the raw text.
+          {t('values.structured.invalid', { format: label })}
         </Typography>
-        <RawText text={text} label={`Raw ${label} text`} />
+        <RawText
+          text={text}
+          label={t('values.structured.rawLabel', { format: label })}
+        />
       </>
     );
   }
@@ -30,11 +36,13 @@ export const StructuredPreview = ({ text, format }: StructuredPreviewProps) => {
     <>
       {result.inexactNumbers && (
         <Typography variant="body2" paragraph>
-          Some numbers cannot be shown exactly in this preview and appear
-          rounded; Raw shows the exact text.
+          {t('values.structured.inexactNumbers')}
         </Typography>
       )}
-      <RawText text={result.text} label={`${label} preview`} />
+      <RawText
+        text={result.text}
+        label={t('values.structured.previewLabel', { format: label })}
+      />
     </>
   );
 };

@@ -1,3 +1,4 @@
+import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { Entity } from '@backstage/catalog-model';
 import {
   CatalogApi,
@@ -30,6 +31,7 @@ import { useKryptonConfig } from '../../access/useKryptonConfig';
 import { usePrincipal } from '../../access/usePrincipal';
 import { useSecretPermissions } from '../../access/useSecretPermissions';
 import { ConsumersTab } from '../ConsumersTab';
+import { kryptonTranslationRef } from '../../../translation';
 
 export const secretPath = `${baseUrl}/namespaces/demo/secrets/db`;
 
@@ -239,6 +241,7 @@ function WithDecisions(props: {
   entityRef?: string;
 }) {
   const location = { namespace: 'demo', name: 'db' };
+  const { t } = useTranslationRef(kryptonTranslationRef);
   const config = useKryptonConfig();
   const identity = usePrincipal();
   const permissions = useSecretPermissions(
@@ -248,15 +251,19 @@ function WithDecisions(props: {
     if (!identity.principal || config.loading || permissions.loading) {
       return undefined;
     }
-    return decideActions({
-      rules: props.secret.access,
-      principal: identity.principal,
-      identityMode: config.config?.identityMode,
-      restartEnabled: config.config?.restartEnabled,
-      served: true,
-      permitted: permissions.permitted,
-    });
+    return decideActions(
+      {
+        rules: props.secret.access,
+        principal: identity.principal,
+        identityMode: config.config?.identityMode,
+        restartEnabled: config.config?.restartEnabled,
+        served: true,
+        permitted: permissions.permitted,
+      },
+      t,
+    );
   }, [
+    t,
     props.secret,
     identity.principal,
     config.loading,
