@@ -5,7 +5,6 @@ import {
 } from '@backstage/core-components';
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -17,7 +16,7 @@ import {
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from '../api/KryptonApi';
-import { kryptonTranslationRef } from '../translation';
+import { useKryptonT } from '../translation';
 import { useKryptonConfig } from './access/useKryptonConfig';
 import { usePrincipal } from './access/usePrincipal';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
@@ -27,7 +26,7 @@ import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
 import { SecretHref, useSecretHref } from './secretLink';
 
 function SelectorNote({ result }: { result: SelectorResult }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { selector } = result;
   const where = t('page.entity.selectorWhere', {
     selector: selector.labelSelector,
@@ -57,7 +56,7 @@ function SelectorNote({ result }: { result: SelectorResult }) {
  */
 export const EntityKryptonContent = () => {
   const { entity } = useEntity();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const api = useApi(kryptonApiRef);
   const prefix = useKryptonAnnotationPrefix();
   const href = useSecretHref();

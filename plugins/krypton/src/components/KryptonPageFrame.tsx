@@ -4,10 +4,9 @@ import {
   Header,
   Page,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { BreadcrumbEntry } from '@backstage/frontend-plugin-api';
 import { ReactNode, createContext, useContext } from 'react';
-import { kryptonTranslationRef } from '../translation';
+import { useKryptonT } from '../translation';
 
 /**
  * Who draws the page's header: the page itself (the legacy frontend system, whose pages draw
@@ -38,7 +37,7 @@ export interface KryptonPageFrameProps {
 /** The frame of the platform page's routes, drawn for the frontend system the app uses. */
 export function KryptonPageFrame(props: KryptonPageFrameProps) {
   const mode = useContext(HeaderModeContext);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { title, subtitle, crumbs, children } = props;
   if (mode === 'app') {
     // The app's header already names the plugin; a sub page names itself in its content.

@@ -1,5 +1,4 @@
 import { Link } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   KryptonConfigDto,
@@ -12,7 +11,7 @@ import {
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
-import { kryptonTranslationRef } from '../translation';
+import { useKryptonT } from '../translation';
 import { SECRET_ACTIONS, decideActions, limitByType } from './access/decide';
 import { restoreBlock } from './history/restoreBlock';
 
@@ -31,7 +30,7 @@ export interface RollBackActionProps {
  */
 export function RollBackAction(props: RollBackActionProps) {
   const { summary, principal, config } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const reasonId = useId();
   const restore = usePermission({
     permission: kryptonSecretRestorePermission,

@@ -1,6 +1,6 @@
 import { mockApis } from '@backstage/test-utils';
 import { SecretAction, messages } from '@krypton/plugin-krypton-common';
-import { kryptonTranslationRef } from '../../translation';
+import { kryptonT, kryptonTranslationRef } from '../../translation';
 import {
   AccessInputs,
   SECRET_ACTIONS,
@@ -8,9 +8,10 @@ import {
   secretRole,
 } from './decide';
 
-const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
-if (!snapshot.ready) throw new Error('the English messages are always ready');
-const decideActions = (i: AccessInputs) => decideActionsIn(i, snapshot.t);
+const t = kryptonT(
+  mockApis.translation().getTranslation(kryptonTranslationRef),
+);
+const decideActions = (i: AccessInputs) => decideActionsIn(i, t);
 
 const alice = {
   userEntityRef: 'user:default/alice',

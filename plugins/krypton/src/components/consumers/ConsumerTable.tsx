@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   ConsumerWorkload,
   DiscoveryFailure,
@@ -8,7 +7,7 @@ import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { describeUsage, workloadFlags } from './describe';
 
 /** An empty cell: a symbol, not a word. */
@@ -20,7 +19,7 @@ export const ConsumerTable = (props: {
   /** The group's title; the table is named after it. */
   title?: string;
 }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Table
       size="small"
@@ -87,7 +86,7 @@ export const DiscoveryFailureTable = (props: {
   failures: DiscoveryFailure[];
   label: string;
 }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Table size="small" aria-label={props.label}>
       <TableHead>

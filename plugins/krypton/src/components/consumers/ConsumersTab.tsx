@@ -6,7 +6,6 @@ import {
   WarningPanel,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   CATALOG_FILTER_EXISTS,
   EntityRefLink,
@@ -25,9 +24,8 @@ import Alert from '@material-ui/lab/Alert';
 import { useId, useMemo, useRef, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
-import { KryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
 import { ConsumerTable, DiscoveryFailureTable } from './ConsumerTable';
 import { EntityGroups } from './EntityGroups';
@@ -122,7 +120,7 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
   const { location, entityRef } = props;
   const { cluster, namespace, name } = location;
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const reasonId = useId();
 
   const consumers = useAsyncRetry(

@@ -1,11 +1,10 @@
 import { Entity, parseEntityRef } from '@backstage/catalog-model';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import { Labels } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useMemo } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { groupByEntity, humanizeRef, normalizeRef } from './groupByEntity';
 
 export interface EntityGroupsProps<T> {
@@ -26,7 +25,7 @@ export interface EntityGroupsProps<T> {
 export function EntityGroups<T>(props: EntityGroupsProps<T>) {
   const { items, entities, namespace, currentEntityRef, labelsOf, render } =
     props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const groups = useMemo(
     () =>
       entities

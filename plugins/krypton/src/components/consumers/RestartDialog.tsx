@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   ConsumerWorkload,
   DiscoveryFailure,
@@ -11,7 +10,7 @@ import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import Alert from '@material-ui/lab/Alert';
 import { useId } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { workloadLabel } from './describe';
 
 export interface RestartDialogProps {
@@ -29,7 +28,7 @@ export interface RestartDialogProps {
  * again on confirm, so the dialog says that the set may differ if workloads changed meanwhile.
  */
 export function RestartDialog(props: RestartDialogProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   const bodyId = useId();
   const listId = useId();

@@ -1,5 +1,4 @@
 import { Entity } from '@backstage/catalog-model';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   Labels,
   RestartFailure,
@@ -16,7 +15,7 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useCallback, useMemo } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { DiscoveryFailureTable } from './ConsumerTable';
 import { STATUS_SEVERITY, statusHeadline } from './describe';
 import { EntityGroups } from './EntityGroups';
@@ -39,7 +38,7 @@ export interface RestartResultViewProps {
 const NONE = '—';
 
 const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Table size="small" aria-label={props.label}>
       <TableHead>
@@ -80,7 +79,7 @@ const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => {
  */
 export const RestartResultView = (props: RestartResultViewProps) => {
   const { result, label, labelsOf } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const outcomes = useMemo<Outcome[]>(
     () => [
       ...result.requested.map(r => ({ kind: r.kind, name: r.name })),

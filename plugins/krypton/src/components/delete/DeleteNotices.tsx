@@ -1,11 +1,9 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DeleteResult } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { ReactNode } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 
 /** Which Secret a notice is about; a SecretSummary fits. */
 export interface DeletedSecretRef {
@@ -56,7 +54,7 @@ export function DeletedNotice({
   result,
   onDismiss,
 }: DeleteNoticeProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Alert severity="success" action={dismissAction(t, onDismiss)}>
       <AlertTitle>
@@ -77,7 +75,7 @@ export function PendingDeletionNotice({
   result,
   onDismiss,
 }: DeleteNoticeProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Alert severity="warning" action={dismissAction(t, onDismiss)}>
       <AlertTitle>

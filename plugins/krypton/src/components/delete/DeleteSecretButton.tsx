@@ -1,13 +1,11 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
-import { KryptonT } from '../../translation';
 import { DeleteSecretDialog, DeleteTarget } from './DeleteSecretDialog';
 
 export interface DeleteSecretButtonProps {
@@ -58,7 +56,7 @@ function disabledReasons(
  * would hide a tooltip from keyboard users.
  */
 export function DeleteSecretButton(props: DeleteSecretButtonProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const reasonId = useId();
   const [target, setTarget] = useState<DeleteTarget>();
   const reasons = disabledReasons(props, t);

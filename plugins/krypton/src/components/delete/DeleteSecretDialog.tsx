@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -18,7 +17,7 @@ import AlertTitle from '@material-ui/lab/AlertTitle';
 import { FormEvent, useId, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { ActionDecision } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
 
@@ -107,7 +106,7 @@ function FailureAlert({
   failure: DeleteFailure;
   keepHistory: boolean;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   let title: string = t('delete.failure.titles.refused');
   if (failure.kind === 'uncertain')
     title = t('delete.failure.titles.uncertain');
@@ -140,7 +139,7 @@ function FailureAlert({
  */
 export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { target, current, decision } = props;
   const { summary } = target;
   const titleId = useId();

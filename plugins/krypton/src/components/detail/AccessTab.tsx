@@ -1,5 +1,4 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -11,7 +10,7 @@ import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import {
   ActionDecisions,
   SECRET_ACTIONS,
@@ -32,7 +31,7 @@ const ROLE_KEYS = {
 } as const satisfies Record<SecretRole, string>;
 
 function RoleList({ title, refs }: { title: string; refs: string[] }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Box>
       <Typography variant="subtitle2" component="h3">
@@ -66,7 +65,7 @@ export interface AccessTabProps extends EditTabEvents {
 /** Who may do what with the Secret, what the signed-in user may do, and the owners' editor. */
 export const AccessTab = (props: AccessTabProps) => {
   const { secret, decisions, role, editing } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   // The access form starts from the metadata alone: it never shows, reads or sends values.
   const initial = useMemo(() => withoutValues(secret), [secret]);
   if (editing) {

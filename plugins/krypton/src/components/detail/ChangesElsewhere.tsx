@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretChangedSignal,
   SecretSummary,
@@ -10,7 +9,7 @@ import Alert from '@material-ui/lab/Alert';
 import { useEffect, useRef } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 /** How often a page asks whether its Secret changed, where the signals plugin is not installed. */
 export const POLL_INTERVAL_MS = 30_000;
@@ -107,7 +106,7 @@ export function ChangesElsewhere(props: {
   onDismiss: () => void;
 }) {
   const { change, editing, onDismiss } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   useChangesElsewhere(props.location, props.summary, props.onChange);
   if (!change) return null;
   if (change.deleted) {

@@ -1,5 +1,4 @@
 import { InfoCard } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretSummary,
   SecretWriteAnswer,
@@ -7,7 +6,7 @@ import {
 import Button from '@material-ui/core/Button';
 import { ReactNode } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { SecretForm, SecretFormScope } from '../edit';
 
@@ -39,7 +38,7 @@ export function EditSecretCard(
   },
 ) {
   const { secret, decisions } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <InfoCard
       title={props.title}

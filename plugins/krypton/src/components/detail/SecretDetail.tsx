@@ -3,7 +3,6 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   DeleteResult,
   SecretSummary,
@@ -26,7 +25,7 @@ import {
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import {
   AccessInputs,
   decideActions,
@@ -112,7 +111,7 @@ export interface SecretDetailProps {
  */
 export const SecretDetail = (props: SecretDetailProps) => {
   const { location } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const baseId = useId();
   const live = useSecretSummary(location);
   const config = useKryptonConfig();

@@ -1,6 +1,5 @@
 import { WarningPanel } from '@backstage/core-components';
 import { useRouteRef } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   isSnapshotName,
   validateNamespace,
@@ -14,8 +13,7 @@ import {
   useSearchParams,
 } from 'react-router-dom';
 import { rootRouteRef } from '../../routes';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { DEFAULT_SECRET_TAB, SecretTabId, isSecretTabId } from '../secretLink';
 import { DeletedState } from './deletedState';
@@ -59,7 +57,7 @@ function searchWithout(search: URLSearchParams, ...names: string[]): string {
  */
 export const SecretDetailPage = () => {
   const params = useParams();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { pathname } = useLocation();
   const [search, setSearch] = useSearchParams();
   const root = useRouteRef(rootRouteRef);

@@ -1,5 +1,4 @@
 import { InfoCard } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   AccessRules,
   SecretSummary,
@@ -9,8 +8,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { ReactNode } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { EntityRefList } from '../list/EntityRefList';
 import { formatVersion } from '../list/secretRows';
@@ -139,7 +137,7 @@ function kryptonValue(entry: KryptonEntry, access: AccessRules): ReactNode {
 }
 
 function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (!change) return null;
   const time = <RelativeTime value={change.time} />;
   return (
@@ -157,7 +155,7 @@ function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
  * Sections the summary has nothing for are left out.
  */
 export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const prefix = useKryptonAnnotationPrefix();
   const grouped = groupMetadata(secret, prefix);
   const owners = secret.ownerReferences ?? [];

@@ -3,14 +3,13 @@ import {
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { SecretLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
 import { SecretValues } from '../values';
@@ -29,7 +28,7 @@ export interface ValuesTabProps extends EditTabEvents {
 /** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
 export const ValuesTab = (props: ValuesTabProps) => {
   const { summary, values, decisions, editing } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (!decisions.reveal.allowed) {
     return (
       <InfoCard title={t('detail.values.keysTitle')}>

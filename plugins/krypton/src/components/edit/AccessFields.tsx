@@ -1,5 +1,4 @@
 import { useApiHolder } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogApi, catalogApiRef } from '@backstage/plugin-catalog-react';
 import {
@@ -15,7 +14,7 @@ import PersonIcon from '@material-ui/icons/Person';
 import Alert from '@material-ui/lab/Alert';
 import Autocomplete from '@material-ui/lab/Autocomplete';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from './draft';
 
 /** How many catalog entities one search shows, and how many refs one lookup names. */
@@ -73,7 +72,7 @@ function RefPicker(props: {
   onCatalogError: () => void;
 }) {
   const { catalog, onCatalogError } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const refs = useMemo(() => splitRefs(props.value), [props.value]);
   const [known, setKnown] = useState<ReadonlyMap<string, Known>>(new Map());
   const [input, setInput] = useState('');
@@ -257,7 +256,7 @@ export function AccessFields({
   onChange,
   picker = false,
 }: AccessFieldsProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const fieldId = useId();
   const apis = useApiHolder();
   const catalog = picker ? apis.get(catalogApiRef) : undefined;

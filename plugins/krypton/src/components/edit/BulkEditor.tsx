@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
@@ -7,8 +6,7 @@ import RadioGroup from '@material-ui/core/RadioGroup';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useMemo } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import {
   BulkIssue,
   BulkMode,
@@ -80,7 +78,7 @@ function KeyList({ title, keys }: { title: string; keys: string[] }) {
  */
 export function BulkEditor(props: BulkEditorProps) {
   const { current, binaryKeys, text, mode, disabled } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { issues, plan } = useMemo(
     () => preview(text, current, binaryKeys, mode, t),
     [text, current, binaryKeys, mode, t],

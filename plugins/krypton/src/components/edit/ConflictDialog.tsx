@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -7,7 +6,7 @@ import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useId } from 'react';
 import { Failure } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 export interface ConflictDialogProps {
   /** The 409 of a save; the dialog is open while it is set. */
@@ -25,7 +24,7 @@ export function ConflictDialog({
   onReload,
   onClose,
 }: ConflictDialogProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   const bodyId = useId();
   // Other 409s (a history slot or counter an operator must review) are not a concurrent edit.

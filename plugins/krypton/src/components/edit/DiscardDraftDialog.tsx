@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -6,7 +5,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useEffect, useId } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 /** Asks before a draft with changes is thrown away; Escape and the backdrop keep it. */
 export function DiscardDraftDialog(props: {
@@ -14,7 +13,7 @@ export function DiscardDraftDialog(props: {
   onKeep: () => void;
   onDiscard: () => void;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   return (
     <Dialog open={props.open} onClose={props.onKeep} aria-labelledby={titleId}>

@@ -1,6 +1,5 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   MAX_SECRET_BYTES,
   SecretWriteAnswer,
@@ -31,7 +30,7 @@ import {
   kryptonApiRef,
 } from '../../api/KryptonApi';
 import { Failure, failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { KeyList } from '../detail/KeyList';
 import { formatVersion } from '../list/secretRows';
 import { carriesValues, keptAnswer, withoutValues } from '../writeAnswer';
@@ -130,7 +129,7 @@ export function SecretForm(props: SecretFormProps) {
   // to show them in, and a save without data keeps them as they are.
   const keepValues = props.keepValues && !metadataOnly;
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const reasonId = useId();
   const fieldId = useId();
   // Values the user may not reveal never enter the draft, whoever handed them over.

@@ -1,11 +1,12 @@
 import { mockApis } from '@backstage/test-utils';
 import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
-import { kryptonTranslationRef } from '../../translation';
+import { kryptonT, kryptonTranslationRef } from '../../translation';
 import { formatSize as formatSizeIn } from './SizeMeter';
 
-const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
-if (!snapshot.ready) throw new Error('the English messages are always ready');
-const formatSize = (bytes: number) => formatSizeIn(snapshot.t, bytes);
+const t = kryptonT(
+  mockApis.translation().getTranslation(kryptonTranslationRef),
+);
+const formatSize = (bytes: number) => formatSizeIn(t, bytes);
 
 describe('formatSize', () => {
   it('shows small sizes in bytes and KiB', () => {

@@ -1,10 +1,8 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import LinearProgress from '@material-ui/core/LinearProgress';
 import Typography from '@material-ui/core/Typography';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 
 const KIB = 1024;
 const MIB = 1024 * 1024;
@@ -45,7 +43,7 @@ export function SizeMeter({
   writesData,
   limit = MAX_SECRET_BYTES,
 }: SizeMeterProps) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const over = bytes > limit;
   const summary = t('edit.size.summary', {
     size: formatSize(t, bytes, limit),

@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import IconButton from '@material-ui/core/IconButton';
@@ -10,8 +9,7 @@ import DeleteIcon from '@material-ui/icons/Delete';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
 import { ReactNode, useId, useRef } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { BinaryRow, TextRow, isBrowserEditable } from './draft';
 import { formatSize } from './SizeMeter';
 
@@ -46,7 +44,7 @@ function KeyField(props: {
   locked?: boolean;
   onChange: (key: string) => void;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Box flex="0 0 30%">
       <TextField
@@ -123,7 +121,7 @@ function ValueField({
   locked: boolean;
   onChange: (value: string) => void;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const editable = !locked && isBrowserEditable(row.value);
   const common = {
     id,
@@ -176,7 +174,7 @@ function ValueField({
 /** The text values of the draft as editable key/value rows, each value masked until shown. */
 export function TextRows(props: TextRowsProps) {
   const { rows, revealed, errors } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const locked = props.locked !== undefined;
   const fieldId = useId();
   return (
@@ -273,7 +271,7 @@ export function BinaryRows(props: {
   onKeyChange: (id: string, key: string) => void;
   onRemove: (id: string) => void;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const fieldId = useId();
   return (
     <>
@@ -318,7 +316,7 @@ export function BinaryRows(props: {
 
 /** Binary keys are listed, never editable as text: edits keep them byte for byte. */
 export function BinaryKeys({ keys }: { keys: readonly string[] }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   if (keys.length === 0) return null;
   return (
@@ -349,7 +347,7 @@ export function BinaryEditNotice(props: {
   name: string;
   binaryKey: string;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   // Shell quoting: the JSON's quotes are escaped inside double quotes, so $(...) still runs.
   const quote = '\\"';
   const json = `{${quote}data${quote}:{${quote}${props.binaryKey}${quote}:${quote}$(base64 -w0 < ${props.binaryKey})${quote}}}`;

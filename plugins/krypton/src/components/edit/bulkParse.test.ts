@@ -1,10 +1,11 @@
 import { mockApis } from '@backstage/test-utils';
-import { kryptonTranslationRef } from '../../translation';
+import { kryptonT, kryptonTranslationRef } from '../../translation';
 import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 
-const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
-if (!snapshot.ready) throw new Error('the English messages are always ready');
-const parseBulk = (text: string) => parseBulkIn(text, snapshot.t);
+const t = kryptonT(
+  mockApis.translation().getTranslation(kryptonTranslationRef),
+);
+const parseBulk = (text: string) => parseBulkIn(text, t);
 
 const entriesOf = (text: string) => ({ ...parseBulk(text).entries });
 

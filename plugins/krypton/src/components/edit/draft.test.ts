@@ -1,6 +1,6 @@
 import { mockApis } from '@backstage/test-utils';
 import { SecretDto } from '@krypton/plugin-krypton-common';
-import { kryptonTranslationRef } from '../../translation';
+import { kryptonT, kryptonTranslationRef } from '../../translation';
 import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 import {
   Draft,
@@ -16,11 +16,12 @@ import {
   validateDraft as validateDraftIn,
 } from './draft';
 
-const snapshot = mockApis.translation().getTranslation(kryptonTranslationRef);
-if (!snapshot.ready) throw new Error('the English messages are always ready');
-const parseBulk = (text: string) => parseBulkIn(text, snapshot.t);
+const t = kryptonT(
+  mockApis.translation().getTranslation(kryptonTranslationRef),
+);
+const parseBulk = (text: string) => parseBulkIn(text, t);
 const validateDraft = (draft: Draft, ctx: DraftContext) =>
-  validateDraftIn(draft, ctx, snapshot.t);
+  validateDraftIn(draft, ctx, t);
 
 const secret: SecretDto = {
   cluster: 'local',

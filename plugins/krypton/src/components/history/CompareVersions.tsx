@@ -1,11 +1,10 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { LiveComparison } from './sides';
 import {
   ComparedSide,
@@ -56,7 +55,7 @@ export interface CompareVersionsProps {
  */
 export function CompareVersions(props: CompareVersionsProps) {
   const { items, live } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const baseId = useId();
   const withLive = live.side !== undefined;
   const [initialFrom, initialTo] = defaults(items, withLive);

@@ -1,5 +1,4 @@
 import { InfoCard, Progress } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import {
   SecretDto,
@@ -27,9 +26,8 @@ import {
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
-import { KryptonT } from '../../translation';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
 import { CompareVersions } from './CompareVersions';
@@ -82,7 +80,7 @@ type FailedState = Extract<HistoryState, { status: 'failed' }>;
  */
 function HistoryFailure(props: { state: FailedState; onRetry: () => void }) {
   const { state } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const message = serverMessage(state.error) ?? t('history.unreachable');
   const retry = (
     <Button color="inherit" onClick={props.onRetry}>
@@ -135,7 +133,7 @@ function RetentionNote(props: {
   limit?: number | null;
 }) {
   const { limit } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (typeof limit !== 'number') return null;
   const keeps = t('history.retention.keeps', { count: limit });
   const outlook = retentionOutlook(props.items, props.summary?.version, limit);
@@ -169,7 +167,7 @@ function SnapshotBy({ actor }: { actor: string }) {
 }
 
 function EmptyHistory() {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Box>
       <Typography variant="body1" paragraph>
@@ -200,7 +198,7 @@ interface VersionTableProps {
 
 function VersionTable(props: VersionTableProps) {
   const baseId = useId();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { items, summary } = props;
   return (
     <Table size="small" aria-label={t('history.table.label')}>
@@ -315,7 +313,7 @@ interface OpenRestore {
  */
 export function HistoryTab(props: HistoryTabProps) {
   const { location, summary, decisions, reloadLive, onRestored } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const history = useVersionHistory(location);
   const historyLimit = useKryptonConfig().config?.historyLimit;
   const blockId = useId();

@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   KeyDiff,
   KeyDiffEntry,
@@ -13,7 +12,7 @@ import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Fragment, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { LineDiffView } from './LineDiffView';
 
 const useStyles = makeStyles(theme => ({
@@ -57,7 +56,7 @@ const NONE = '—';
 
 function MaskedText(props: { text: string; keyName: string; side: string }) {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [revealed, setRevealed] = useState(false);
   // A different value (a reload, another version) starts masked again, as in SecretValues.
   const [seen, setSeen] = useState(props.text);
@@ -98,7 +97,7 @@ function SideCell(props: {
   sideLabel: string;
 }) {
   const { entry, side, sideLabel } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const onSide =
     side === 'before' ? entry.change !== 'added' : entry.change !== 'removed';
   if (!onSide) return <>{NONE}</>;
@@ -166,7 +165,7 @@ export interface KeyDiffTableProps {
  */
 export function KeyDiffTable(props: KeyDiffTableProps) {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { diff, title, fromLabel, toLabel } = props;
   const { counts } = diff;
   const added = String(counts.added);

@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   DiffLine,
   lineDiff,
@@ -9,7 +8,7 @@ import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { useMemo, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 const useStyles = makeStyles(theme => ({
   diff: {
@@ -75,7 +74,7 @@ const MARKERS = { same: ' ', removed: '−', added: '+' } as const;
 
 function LineRow({ line }: { line: DiffLine }) {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   let spoken = '';
   if (line.change === 'removed') spoken = t('history.lines.spokenRemoved');
   else if (line.change === 'added') spoken = t('history.lines.spokenAdded');
@@ -113,7 +112,7 @@ function RevealedLines(props: {
   title: string;
 }) {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   // Computed only once revealed: nothing about the values is derived while they are masked.
   const diff = useMemo(
     () => lineDiff(props.before, props.after),
@@ -190,7 +189,7 @@ export interface LineDiffViewProps {
  */
 export function LineDiffView(props: LineDiffViewProps) {
   const { before, after, keyName, fromLabel, toLabel } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [revealed, setRevealed] = useState(false);
   // Other values (a reload, another pair of versions) start masked again.
   const [seen, setSeen] = useState({ before, after });

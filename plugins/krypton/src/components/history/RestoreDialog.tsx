@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   SecretSummary,
   SecretWriteAnswer,
@@ -21,7 +20,7 @@ import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useId, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionKeysSide, versionSide } from './sides';
 import { serverMessage } from './useVersionHistory';
@@ -89,7 +88,7 @@ export interface RestoreDialogProps {
  */
 export function RestoreDialog(props: RestoreDialogProps) {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { target, pinned, current } = props;
   const version = String(target.version);
   const titleId = useId();

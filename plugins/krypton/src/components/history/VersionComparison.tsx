@@ -1,11 +1,9 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { DiffSide, VersionDto, keyDiff } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { useMemo } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
 import { LiveComparison, versionSide } from './sides';
 import { serverMessage } from './useVersionHistory';
@@ -33,7 +31,7 @@ export function LoadFailure(props: {
   error: Error;
   onRetry: () => void;
 }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Alert
       severity="error"
@@ -52,7 +50,7 @@ export function LoadFailure(props: {
 }
 
 export function Loading({ what }: { what: string }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Typography variant="body2" role="status">
       {t('history.compare.loading', { what })}
@@ -95,7 +93,7 @@ export interface VersionComparisonProps {
  */
 export function VersionComparison(props: VersionComparisonProps) {
   const { from, to, live } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const fromValues = useSideValues(from, props.loadVersion);
   const toValues = useSideValues(to, props.loadVersion);
 

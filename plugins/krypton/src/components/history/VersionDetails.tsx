@@ -1,10 +1,9 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { SecretValues } from '../values';
 import { LiveComparison } from './sides';
 import { LoadFailure, Loading, VersionComparison } from './VersionComparison';
@@ -18,7 +17,7 @@ function PreviousComparison(props: {
   loadVersion: (version: number) => Promise<VersionDto>;
 }) {
   const { current, previous } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [requested, setRequested] = useState(false);
   if (!requested) {
     return (
@@ -54,7 +53,7 @@ export interface VersionDetailsProps {
  */
 export function VersionDetails(props: VersionDetailsProps) {
   const { version, previous, live } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const values = useVersionValues(props.loadVersion, version.version, true);
   const dto = values.version;
   const what = t('history.compare.valuesOf', {

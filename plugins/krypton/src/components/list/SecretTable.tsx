@@ -6,15 +6,13 @@ import {
   Table,
   TableColumn,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import ChevronRightIcon from '@material-ui/icons/ChevronRight';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
 import { ReactNode, useId, useMemo, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { EntityRefList } from './EntityRefList';
@@ -50,7 +48,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 /** The secondary facts of a readable row, shown under its name on request. */
 function RowDetails({ id, row }: { id: string; row: SecretRow }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const summary = row.summary!;
   const yesNo = (value: boolean) => (value ? t('list.yes') : t('list.no'));
   return (
@@ -105,7 +103,7 @@ function NameCell(props: {
   showCluster: boolean;
 }) {
   const { row, href, showCluster } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const where = showCluster
@@ -162,7 +160,7 @@ function StatusCell({ row }: { row: ShownSecretRow }) {
 }
 
 function LastChangeCell({ row }: { row: SecretRow }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (!row.lastChange) return <>—</>;
   const manager = row.summary?.lastChange?.manager;
   return (
@@ -257,7 +255,7 @@ export const SecretTable = ({
   emptyContent,
   actions,
 }: SecretTableProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const shown = useMemo(() => rows.map(row => shownRow(t, row)), [rows, t]);
   return (
     <Table<ShownSecretRow>

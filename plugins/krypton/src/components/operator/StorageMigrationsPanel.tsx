@@ -1,10 +1,9 @@
 import { CodeSnippet, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 /**
  * The cluster's own StorageVersionMigrations of Secrets, which cover what Krypton does not label:
@@ -16,7 +15,7 @@ export const StorageMigrationsPanel = (props: {
   since?: string;
 }) => {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { value, error } = useAsync(
     () =>
       api.getStorageMigrations({ cluster: props.cluster, since: props.since }),

@@ -4,7 +4,6 @@ import {
   ResponseErrorPanel,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   StorageRewriteResult,
@@ -17,7 +16,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { kryptonApiRef } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { StorageMigrationsPanel } from './StorageMigrationsPanel';
 import { StorageRewriteResultView } from './StorageRewriteResultView';
 import { StorageRunsTable } from './StorageRunsTable';
@@ -29,7 +28,7 @@ import { StorageRunsTable } from './StorageRunsTable';
  */
 export const StorageOperatorSection = (props: { cluster?: string }) => {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { allowed, loading: permissionLoading } = usePermission({
     permission: kryptonStorageRewritePermission,
   });

@@ -1,5 +1,4 @@
 import { Table, TableColumn } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import {
   StorageFlaggedObject,
   StorageNamespaceFailure,
@@ -11,7 +10,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 function Group<T extends object>(props: {
   title: string;
@@ -33,7 +32,7 @@ function Group<T extends object>(props: {
 
 /** The verdict on retiring the old key, its reasons (fixed texts of the API), and the note. */
 export const OldKeyVerdict = ({ result }: { result: StorageRewriteResult }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const { verdict, reasons, unmanagedSecrets } = result.oldKeyRetirement;
   return (
     <Alert
@@ -67,7 +66,7 @@ export const StorageRewriteResultView = ({
 }: {
   result: StorageRewriteResult;
 }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const c = result.counts;
   const flaggedColumns: TableColumn<StorageFlaggedObject>[] = [
     { title: t('operator.groups.columns.namespace'), field: 'namespace' },

@@ -1,14 +1,13 @@
 import { Table, TableColumn } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { StorageRewriteRun } from '@krypton/plugin-krypton-common';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 
 /** The last run of each namespace the caller may list, with who ran it, when, and its verdict. */
 export const StorageRunsTable = (props: {
   runs: StorageRewriteRun[];
   loading: boolean;
 }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const columns: TableColumn<StorageRewriteRun>[] = [
     { title: t('operator.runs.columns.namespace'), field: 'namespace' },
     { title: t('operator.runs.columns.lastRun'), field: 'requestedAt' },

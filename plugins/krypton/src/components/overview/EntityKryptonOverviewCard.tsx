@@ -9,7 +9,6 @@ import {
   StatusWarning,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { EntityRefLink, useEntity } from '@backstage/plugin-catalog-react';
 import {
   entitySecretLinks,
@@ -26,7 +25,7 @@ import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { SecretHref, useSecretHref } from '../secretLink';
@@ -41,7 +40,7 @@ function Actor({ actor }: { actor: string }) {
 }
 
 function LastChangeCell({ change }: { change?: LastChange }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (!change) return <>—</>;
   switch (change.kind) {
     case 'change':
@@ -59,7 +58,7 @@ function LastChangeCell({ change }: { change?: LastChange }) {
 /** The row's problem, or a readable state; a pending deletion is a warning, not a failure. */
 function StatusCell({ item }: { item: OverviewRow }) {
   const { row, lastChange } = item;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (row.problem) return <StatusError>{row.problem}</StatusError>;
   if (row.pending) {
     return (
@@ -89,7 +88,7 @@ function OverviewTable(props: {
   showCluster: boolean;
 }) {
   const { rows, href, showCluster } = props;
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <Table size="small" aria-label={t('overview.tableLabel')}>
       <TableHead>
@@ -173,7 +172,7 @@ function OverviewTable(props: {
  */
 export const EntityKryptonOverviewCard = () => {
   const { entity } = useEntity();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const api = useApi(kryptonApiRef);
   const prefix = useKryptonAnnotationPrefix();
   const secretHref = useSecretHref();

@@ -1,6 +1,5 @@
 import { Progress, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   IdentityMode,
@@ -22,7 +21,7 @@ import { FormEvent, useId, useMemo, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import {
   ActionDecision,
   SECRET_ACTIONS,
@@ -55,7 +54,7 @@ function useAdoptDecision(
   identityMode: IdentityMode | undefined,
 ): ActionDecision | undefined {
   const { principal } = usePrincipal();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const permission = usePermission({
     permission: kryptonSecretUpdatePermission,
     resourceRef: secret
@@ -93,7 +92,7 @@ function useAdoptDecision(
 /** Picks an unmanaged Secret of the namespace and takes it into Krypton's management. */
 export const AdoptDialog = (props: AdoptDialogProps) => {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   const fieldId = useId();
   const reasonId = useId();

@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -7,7 +6,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { useId, useState } from 'react';
 import { NamespaceLocation } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { DiscardDraftDialog, SecretForm, useBeforeUnload } from '../edit';
 
 export interface CreateSecretDialogProps {
@@ -19,7 +18,7 @@ export interface CreateSecretDialogProps {
 
 /** SecretForm in create mode for one namespace; the creator sets the access rules. */
 export const CreateSecretDialog = (props: CreateSecretDialogProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const titleId = useId();
   const [dirty, setDirty] = useState(false);
   const [asking, setAsking] = useState(false);

@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { validateNamespace } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -8,8 +7,7 @@ import Autocomplete from '@material-ui/lab/Autocomplete';
 import { FormEvent, useEffect, useId, useState } from 'react';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 
 export interface LocationPickerProps {
   clusters: string[];
@@ -38,7 +36,7 @@ function namespaceProblem(t: KryptonT, value: string): string | undefined {
 /** The names the user may pick on a cluster, or why they have to type one. */
 function useNamespaceChoices(cluster: string): Choices {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [choices, setChoices] = useState<Choices>({ state: 'loading' });
   useEffect(() => {
     let live = true;
@@ -71,7 +69,7 @@ function useNamespaceChoices(cluster: string): Choices {
  */
 export const LocationPicker = (props: LocationPickerProps) => {
   const id = useId();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const choices = useNamespaceChoices(props.cluster);
   const [typed, setTyped] = useState(props.namespace);
   const [touched, setTouched] = useState(false);

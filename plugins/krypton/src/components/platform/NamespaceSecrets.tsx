@@ -1,6 +1,5 @@
 import { Link, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { usePermission } from '@backstage/plugin-permission-react';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import {
@@ -15,7 +14,7 @@ import Alert from '@material-ui/lab/Alert';
 import { useId, useMemo, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { SecretTable } from '../list/SecretTable';
 import { summaryRow } from '../list/secretRows';
 import { SecretHref } from '../secretLink';
@@ -32,7 +31,7 @@ export interface NamespaceSecretsProps {
 /** The Secrets of one namespace, with create and adopt. */
 export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
   const api = useApi(kryptonApiRef);
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const reasonId = useId();
   const { cluster, namespace } = props.location;
   const list = useAsyncRetry(

@@ -3,12 +3,11 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
@@ -24,7 +23,7 @@ import { NamespaceSecrets } from './NamespaceSecrets';
  */
 export const SecretsHome = () => {
   const { config, loading, error } = useKryptonConfig();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [params, setParams] = useSearchParams();
   const href = useSecretHref();
   const routerLocation = useLocation();

@@ -1,5 +1,4 @@
 import { InfoCard } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -14,7 +13,7 @@ import UnfoldMoreIcon from '@material-ui/icons/UnfoldMore';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { ValueEntry, formatBytes, valueEntries } from './entries';
 import { RawText } from './RawText';
 import { ValuePreview } from './ValuePreview';
@@ -74,7 +73,7 @@ const NONE = '—';
 
 const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const keyId = useId();
   const panelId = useId();
   const [revealed, setRevealed] = useState(false);
@@ -269,7 +268,7 @@ export const SecretValues = ({
   title: givenTitle,
   now,
 }: SecretValuesProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const title = givenTitle ?? t('values.table.title');
   const entries = useMemo(
     () => valueEntries(data, binaryData, keys),

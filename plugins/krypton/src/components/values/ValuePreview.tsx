@@ -1,12 +1,10 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import ToggleButton from '@material-ui/lab/ToggleButton';
 import ToggleButtonGroup from '@material-ui/lab/ToggleButtonGroup';
 import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
 import { Component, ReactNode, useId, useMemo, useState } from 'react';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import {
   PreviewFormat,
   PreviewMode,
@@ -34,7 +32,7 @@ function modeLabel(mode: PreviewMode, t: KryptonT): string {
 
 /** The boundary's fallback: a class component cannot call the translation hook itself. */
 function PreviewFailed({ text }: { text: string }) {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   return (
     <>
       <Typography variant="body2" paragraph>
@@ -75,7 +73,7 @@ const PreviewBody = ({
   format: PreviewFormat;
   now?: Date;
 }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   switch (format) {
     case 'markdown':
       return <MarkdownPreview text={text} />;
@@ -115,7 +113,7 @@ const BoundedPreview = ({
   now,
 }: ValuePreviewProps) => {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const labelId = useId();
   const [mode, setMode] = useState<PreviewMode>(initialMode);
   const detected = useMemo(
@@ -173,7 +171,7 @@ const BoundedPreview = ({
  * page slow; the value itself is never truncated.
  */
 export const ValuePreview = (props: ValuePreviewProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (props.value.length > PREVIEW_LIMIT_CODE_UNITS) {
     return (
       <div>

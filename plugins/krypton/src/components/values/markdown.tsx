@@ -1,7 +1,3 @@
-import {
-  TranslationFunction,
-  useTranslationRef,
-} from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import {
@@ -13,7 +9,7 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import {
   MarkdownDocument,
   MarkdownNode,
@@ -69,8 +65,6 @@ const useStyles = makeStyles(theme => ({
   },
 }));
 
-type Translate = TranslationFunction<typeof kryptonTranslationRef.T>;
-
 // The tags that a node may become: the block and inline elements of CommonMark that the GitHub
 // schema of rehype-sanitize allowed before. A token's own tag is never rendered as such.
 const ELEMENTS: Readonly<Record<string, string>> = {
@@ -100,7 +94,7 @@ function languageClass(info: string): string | undefined {
 }
 
 interface RenderContext {
-  t: Translate;
+  t: KryptonT;
   imageClass: string;
   linkClass: string;
 }
@@ -282,7 +276,7 @@ function renderPieces(
  */
 const SlicedDocument = ({ document }: { document: MarkdownDocument }) => {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const [progress, setProgress] = useState({ document, shown: 1 });
   // A new document starts again from its first slice.
   const shown = progress.document === document ? progress.shown : 1;
@@ -318,7 +312,7 @@ export interface MarkdownPreviewProps {
  * A document with too many elements or containers nested too deeply is shown as raw text.
  */
 export const MarkdownPreview = ({ text }: MarkdownPreviewProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const parsed = useMemo(() => parseMarkdown(text), [text]);
   if (!parsed.ok) {
     return (

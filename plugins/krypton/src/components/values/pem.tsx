@@ -3,15 +3,13 @@ import {
   StatusOK,
   StatusWarning,
 } from '@backstage/core-components';
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import {
   SubjectAlternativeNameExtension,
   X509Certificate,
 } from '@peculiar/x509';
-import { kryptonTranslationRef } from '../../translation';
-import { KryptonT } from '../../translation';
+import { KryptonT, useKryptonT } from '../../translation';
 import { RawText } from './RawText';
 
 export interface PemBlock {
@@ -160,7 +158,7 @@ function formatDate(date: Date, t: KryptonT): string {
 }
 
 const ExpiryFlag = ({ status }: { status: ExpiryStatus }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   switch (status) {
     case 'expired':
       return <StatusError>{t('values.pem.expired')}</StatusError>;
@@ -194,7 +192,7 @@ const CertificateDetails = ({
   now: Date;
 }) => {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const sans = summary.subjectAltNames;
   return (
     <>
@@ -233,7 +231,7 @@ const CertificateDetails = ({
 };
 
 const BlockSummary = ({ block, now }: { block: PemBlock; now: Date }) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   if (block.type !== 'CERTIFICATE') {
     // Keys and other blocks are named only: decoding a private key has no place in a viewer.
     return block.complete ? null : (
@@ -258,7 +256,7 @@ export interface PemPreviewProps {
 /** The PEM as plain text, then one entry per block with a summary for each certificate. */
 export const PemPreview = ({ text, now = new Date() }: PemPreviewProps) => {
   const classes = useStyles();
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const blocks = pemBlocks(text);
   return (
     <>

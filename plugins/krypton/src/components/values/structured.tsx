@@ -1,7 +1,6 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
-import { kryptonTranslationRef } from '../../translation';
+import { useKryptonT } from '../../translation';
 import { formatJson, formatLabel, formatXml, formatYaml } from './formats';
 import { RawText } from './RawText';
 
@@ -16,7 +15,7 @@ export interface StructuredPreviewProps {
 
 /** JSON, YAML or XML pretty-printed; on a parse failure the raw text with a note, never an error. */
 export const StructuredPreview = ({ text, format }: StructuredPreviewProps) => {
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const result = useMemo(() => FORMATTERS[format](text), [format, text]);
   const label = formatLabel(format, t);
   if (!result.ok) {

@@ -1,4 +1,3 @@
-import { useTranslationRef } from '@backstage/core-plugin-api/alpha';
 import { Entity } from '@backstage/catalog-model';
 import {
   CatalogApi,
@@ -31,7 +30,7 @@ import { useKryptonConfig } from '../../access/useKryptonConfig';
 import { usePrincipal } from '../../access/usePrincipal';
 import { useSecretPermissions } from '../../access/useSecretPermissions';
 import { ConsumersTab } from '../ConsumersTab';
-import { kryptonTranslationRef } from '../../../translation';
+import { useKryptonT } from '../../../translation';
 
 export const secretPath = `${baseUrl}/namespaces/demo/secrets/db`;
 
@@ -241,7 +240,7 @@ function WithDecisions(props: {
   entityRef?: string;
 }) {
   const location = { namespace: 'demo', name: 'db' };
-  const { t } = useTranslationRef(kryptonTranslationRef);
+  const t = useKryptonT();
   const config = useKryptonConfig();
   const identity = usePrincipal();
   const permissions = useSecretPermissions(
