@@ -167,8 +167,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
     }
   });
   afterAll(async () => {
-    // eslint-disable-next-line no-console
-    console.log(`storage rewrite timings:\n${timings.join('\n')}`);
+    process.stdout.write(`storage rewrite timings:\n${timings.join('\n')}\n`);
     await krypton?.stop();
     admin?.close();
     await cp?.stop();

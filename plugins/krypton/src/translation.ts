@@ -81,9 +81,3 @@ export function useKryptonT(): KryptonT {
   // cost this type exists to avoid; both take the same keys and options at run time.
   return t as unknown as KryptonT;
 }
-
-/** kryptonTranslationRef's `t` from a snapshot of a translation API, for tests of pure helpers. */
-export function kryptonT(snapshot: { ready: boolean; t?: unknown }): KryptonT {
-  if (!snapshot.ready) throw new Error('The translation is not ready');
-  return snapshot.t as KryptonT;
-}

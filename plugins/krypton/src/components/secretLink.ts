@@ -4,10 +4,10 @@ import { secretRouteRef } from '../routes';
 
 /** The tabs of the detail view, in order; each is a path segment after the Secret's name. */
 export const SECRET_TABS = [
-  { id: 'values', label: 'Values' },
-  { id: 'access', label: 'Access' },
-  { id: 'history', label: 'History' },
-  { id: 'consumers', label: 'Consumers' },
+  { id: 'values' },
+  { id: 'access' },
+  { id: 'history' },
+  { id: 'consumers' },
 ] as const;
 export type SecretTabId = (typeof SECRET_TABS)[number]['id'];
 

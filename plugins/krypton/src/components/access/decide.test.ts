@@ -1,6 +1,5 @@
-import { mockApis } from '@backstage/test-utils';
 import { SecretAction, messages } from '@krypton/plugin-krypton-common';
-import { kryptonT, kryptonTranslationRef } from '../../translation';
+import { englishT } from '../../__testUtils__/englishT';
 import {
   AccessInputs,
   SECRET_ACTIONS,
@@ -8,9 +7,7 @@ import {
   secretRole,
 } from './decide';
 
-const t = kryptonT(
-  mockApis.translation().getTranslation(kryptonTranslationRef),
-);
+const t = englishT();
 const decideActions = (i: AccessInputs) => decideActionsIn(i, t);
 
 const alice = {

@@ -1,11 +1,8 @@
-import { mockApis } from '@backstage/test-utils';
 import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
-import { kryptonT, kryptonTranslationRef } from '../../translation';
+import { englishT } from '../../__testUtils__/englishT';
 import { formatSize as formatSizeIn } from './SizeMeter';
 
-const t = kryptonT(
-  mockApis.translation().getTranslation(kryptonTranslationRef),
-);
+const t = englishT();
 const formatSize = (bytes: number) => formatSizeIn(t, bytes);
 
 describe('formatSize', () => {

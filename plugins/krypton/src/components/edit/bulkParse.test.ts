@@ -1,10 +1,7 @@
-import { mockApis } from '@backstage/test-utils';
-import { kryptonT, kryptonTranslationRef } from '../../translation';
+import { englishT } from '../../__testUtils__/englishT';
 import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 
-const t = kryptonT(
-  mockApis.translation().getTranslation(kryptonTranslationRef),
-);
+const t = englishT();
 const parseBulk = (text: string) => parseBulkIn(text, t);
 
 const entriesOf = (text: string) => ({ ...parseBulk(text).entries });

@@ -1,6 +1,5 @@
-import { mockApis } from '@backstage/test-utils';
 import { SecretDto } from '@krypton/plugin-krypton-common';
-import { kryptonT, kryptonTranslationRef } from '../../translation';
+import { englishT } from '../../__testUtils__/englishT';
 import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 import {
   Draft,
@@ -16,9 +15,7 @@ import {
   validateDraft as validateDraftIn,
 } from './draft';
 
-const t = kryptonT(
-  mockApis.translation().getTranslation(kryptonTranslationRef),
-);
+const t = englishT();
 const parseBulk = (text: string) => parseBulkIn(text, t);
 const validateDraft = (draft: Draft, ctx: DraftContext) =>
   validateDraftIn(draft, ctx, t);
