@@ -18,6 +18,7 @@ import {
   prose,
   runbookMarkdown,
   unclosedImages,
+  yamlTags,
 } from './previewText';
 
 // Render time of the value preview in Chromium, in both builds of the example portal: the
@@ -180,6 +181,15 @@ function cases(): Case[] {
       button: 'Expand value',
       selector: `${DONE} p`,
       expectText: 'Detected: Markdown',
+    },
+    {
+      name: 'tags "! " @131,072 (slowest YAML detection found)',
+      secret: 'bench-preview-tags',
+      key: 'tags.txt',
+      value: yamlTags(LIMIT),
+      button: 'Expand value',
+      selector: `${PANEL} pre[aria-label="Text preview"]`,
+      expectText: 'Detected: Text',
     },
     {
       name: 'Markdown runbook @65,536, Expand',
@@ -447,7 +457,7 @@ async function signedInAt(
 describe('preview', () => {
   let portal: PortalStack | undefined;
   let browser: Browser | undefined;
-  let builds: Build[] = [];
+  const builds: Build[] = [];
   let appNote = '';
 
   beforeAll(async () => {
@@ -472,13 +482,26 @@ describe('preview', () => {
       } ms; ${appNote}\n`,
     );
     browser = await launchBrowser();
-    builds = [
-      { name: 'development', context: await signedInContext(browser) },
-      {
+    // KRYPTON_BENCH_PREVIEW_BUILDS=production (or development): one build only, say while the
+    // dev server cannot serve the tree that other work is editing.
+    const wanted = (
+      process.env.KRYPTON_BENCH_PREVIEW_BUILDS ?? 'development,production'
+    ).split(',');
+    if (wanted.includes('development')) {
+      builds.push({
+        name: 'development',
+        context: await signedInContext(browser),
+      });
+    }
+    if (wanted.includes('production')) {
+      builds.push({
         name: 'production',
         context: await signedInAt(browser, portal.info.backendUrl),
-      },
-    ];
+      });
+    }
+    if (builds.length === 0) {
+      throw new Error('KRYPTON_BENCH_PREVIEW_BUILDS names no build');
+    }
   }, 30 * 60_000);
 
   afterAll(async () => {
@@ -564,26 +587,35 @@ describe('preview', () => {
           threadRows,
         )}`;
       });
-      const dev = builds[0];
-      const prod = builds[1];
+      const short = { development: 'dev', production: 'prod' };
       const summaryRows = all.map(c => {
-        const d = p(totals(dev, c), 50);
-        const q = p(totals(prod, c), 50);
-        return [
-          c.name,
-          ms(d),
-          (d / p(totals(dev, all[0]), 50)).toFixed(2),
-          ms(q),
-          (q / p(totals(prod, all[0]), 50)).toFixed(2),
-          (q / d).toFixed(2),
-        ];
+        const row = [c.name];
+        for (const b of builds) {
+          const p50 = p(totals(b, c), 50);
+          row.push(ms(p50), (p50 / p(totals(b, all[0]), 50)).toFixed(2));
+        }
+        if (builds.length === 2) {
+          row.push(
+            (p(totals(builds[1], c), 50) / p(totals(builds[0], c), 50)).toFixed(
+              2,
+            ),
+          );
+        }
+        return row;
       });
       process.stdout.write(
         `\n${tables.join('\n\n')}\n\n${formatColumns(
           `Preview render in ${browser!.version()} (headless), ${new Date().toISOString()}, ${
             cpus().length
           } cores; ${RUNS} runs after ${WARMUP} warm-ups per case and build; p50 ms, × the same build's raw-text baseline`,
-          ['case', 'dev p50', 'dev ×', 'prod p50', 'prod ×', 'prod / dev'],
+          [
+            'case',
+            ...builds.flatMap(b => [
+              `${short[b.name]} p50`,
+              `${short[b.name]} ×`,
+            ]),
+            ...(builds.length === 2 ? ['prod / dev'] : []),
+          ],
           summaryRows,
           [
             '',

@@ -229,6 +229,33 @@ describe('SecretValues', () => {
     ).toBe(value);
   });
 
+  it('puts only the start of a long value in the revealed cell, which shows one line of it', async () => {
+    // The cell shows 360 px of the value on one line, but the browser lays out all of it.
+    const start = 'x'.repeat(1023);
+    const value = `${start}😀${'y'.repeat(20_000)}`;
+    await renderInTestApp(
+      <SecretValues
+        data={{ big: value, small: `${'z'.repeat(16_382)}😀` }}
+        binaryData={{}}
+      />,
+    );
+    fireEvent.click(button('big', 'Reveal'));
+    fireEvent.click(button('small', 'Reveal'));
+    const cell = (key: string) => row(key).querySelector('code')!.textContent;
+    // 1,024 code units, less the first half of the pair that would be cut.
+    expect(cell('big')).toBe(start);
+    // Up to 16,384 code units, all of it.
+    expect(cell('small')).toHaveLength(16_384);
+
+    fireEvent.click(button('big', 'Raw'));
+    expect(
+      screen.getByRole('group', { name: 'Raw value of big' }).textContent,
+    ).toBe(value);
+    fireEvent.click(button('big', 'Copy'));
+    expect(await screen.findByText('Copied')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(value);
+  });
+
   it('says so when there are no values', async () => {
     await renderInTestApp(
       <SecretValues data={{}} binaryData={{}} title="Version 3" />,

@@ -67,6 +67,24 @@ async function copyToClipboard(text: string): Promise<boolean> {
   }
 }
 
+/** Above this length, the revealed cell holds only the start of a value. */
+const CELL_FULL_MAX = 16_384;
+const CELL_START = 1_024;
+
+/**
+ * What the revealed cell holds: one line, cut with an ellipsis at 360 px, so a long value's start
+ * looks the same. The browser lays out a line's whole text however little of it shows: 131,072
+ * characters cost 30 ms in Chromium. Expand, Raw and Copy always have the whole value.
+ */
+function cellText(value: string): string {
+  if (value.length <= CELL_FULL_MAX) return value;
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(value[CELL_START - 1])
+    ? CELL_START - 1
+    : CELL_START;
+  return value.slice(0, end);
+}
+
 /** The placeholder of a masked value and of an empty cell: symbols, not words. */
 const MASK = '••••••••';
 const NONE = '—';
@@ -133,7 +151,7 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
         className={classes.value}
         title={kind === 'binary' ? t('values.row.base64') : undefined}
       >
-        {value}
+        {cellText(value)}
       </code>
     );
   } else {

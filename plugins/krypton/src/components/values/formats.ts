@@ -1,6 +1,7 @@
 import formatXmlText from 'xml-formatter';
 import { isMap, parseAllDocuments } from 'yaml';
 import { KryptonT } from '../../translation';
+import { mayBeYamlMapping } from './yamlMapping';
 
 /** What a text value can be previewed as. */
 export type PreviewFormat =
@@ -76,8 +77,10 @@ export function formatJson(text: string): FormatResult {
 function parseYaml(text: string) {
   // The failsafe schema keeps every scalar a string, so numbers, booleans and dates keep their
   // exact spelling (no rounded IDs, no "yes" turned into true). Parsing a Document and printing it
-  // never expands aliases, so an alias bomb costs nothing, and comments are kept.
-  return parseAllDocuments(text, { schema: 'failsafe' });
+  // never expands aliases, so an alias bomb costs nothing, and comments are kept. Errors are only
+  // counted: making each one "pretty" (its line and an excerpt) is quadratic in their number, 20 s
+  // for 131,072 double quotes.
+  return parseAllDocuments(text, { schema: 'failsafe', prettyErrors: false });
 }
 
 export function formatYaml(text: string): FormatResult {
@@ -135,6 +138,7 @@ export function looksLikeMarkdown(text: string): boolean {
 }
 
 function looksLikeYamlMapping(text: string): boolean {
+  if (!mayBeYamlMapping(text)) return false;
   try {
     const docs = parseYaml(text);
     // Only mappings: any single line of prose parses as a YAML scalar.

@@ -41,6 +41,10 @@ export function safeLinkHref(href: string | undefined): string | undefined {
 const useStyles = makeStyles(theme => ({
   root: {
     overflowWrap: 'anywhere',
+    // As RawText: the preview takes the width of the values table and asks for none. Otherwise
+    // the table measures every element of the preview for its column widths at each frame, and a
+    // list that grows by a slice at a time was measured again, whole, after every slice.
+    contain: 'inline-size',
     '& pre': {
       whiteSpace: 'pre-wrap',
       padding: theme.spacing(1),
@@ -270,9 +274,34 @@ function renderPieces(
 }
 
 /**
+ * Runs `callback` in a task of its own, after the input that is waiting. A message on a
+ * MessageChannel is not delayed, and the browser paints when a frame is due; after setTimeout(0),
+ * clamped to 4 ms once nested, Chromium painted after nearly every slice: a list of 16,382 items
+ * took 2.4–3.3 s to append in 97 slices that way, 0.7–1.4 s this way (the DOM alone, without
+ * React). Returns the cancel function.
+ */
+function nextTask(callback: () => void): () => void {
+  if (typeof MessageChannel === 'undefined') {
+    const timer = setTimeout(callback, 0);
+    return () => clearTimeout(timer);
+  }
+  const channel = new MessageChannel();
+  const close = () => {
+    channel.port1.close();
+    channel.port2.close();
+  };
+  channel.port1.onmessage = () => {
+    close();
+    callback();
+  };
+  channel.port2.postMessage(null);
+  return close;
+}
+
+/**
  * A parsed document, one slice per task: the first at once, each next one after the previous was
- * committed, so that the page answers input and paints between them. aria-busy stays true until
- * the last slice is in.
+ * committed, so that the page answers input between them. aria-busy stays true until the last
+ * slice is in.
  */
 const SlicedDocument = ({ document }: { document: MarkdownDocument }) => {
   const classes = useStyles();
@@ -284,11 +313,7 @@ const SlicedDocument = ({ document }: { document: MarkdownDocument }) => {
   const total = document.slices.length;
   useEffect(() => {
     if (shown >= total) return undefined;
-    const timer = setTimeout(
-      () => setProgress({ document, shown: shown + 1 }),
-      0,
-    );
-    return () => clearTimeout(timer);
+    return nextTask(() => setProgress({ document, shown: shown + 1 }));
   }, [document, shown, total]);
   const context = useMemo(
     () => ({ t, imageClass: classes.image, linkClass: classes.link }),
