@@ -11,6 +11,7 @@ import {
   validateNamespace,
   validateSecretType,
 } from '@krypton/plugin-krypton-common';
+import { KUBE_REQUEST_DEADLINE_MS } from '@krypton/plugin-krypton-common/engine';
 import { isHeaderExact } from './identity';
 
 export type { IdentityMode };
@@ -79,8 +80,8 @@ export const DEFAULT_SERVICE_ACCOUNT_SECRET_TYPES: readonly string[] = [
   'kubernetes.io/dockerconfigjson',
 ];
 
-/** The transport's default deadline of one Kubernetes request. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The transport's default deadline of one Kubernetes request, as on every host of the engines. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = KUBE_REQUEST_DEADLINE_MS;
 const MAX_REQUEST_TIMEOUT_MS = 600_000;
 
 /** krypton.kubernetes.requestTimeoutMs: a whole number of milliseconds, 1 to 600,000. */

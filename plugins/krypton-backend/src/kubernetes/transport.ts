@@ -1,4 +1,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import {
+  KUBE_MAX_RESPONSE_BYTES,
+  KUBE_REQUEST_DEADLINE_MS,
+} from '@krypton/plugin-krypton-common/engine';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -57,10 +61,10 @@ export interface KubeTransportOptions {
   fileCheckIntervalMs?: number;
 }
 
+// The same budgets as every host of Krypton's engines (common's RestKubeGateway).
 const DEFAULTS = {
-  deadlineMs: 30_000,
-  // One Secret is at most 1 MiB of bytes, about 1.4 MiB as base64 JSON.
-  maxResponseBytes: 8 * 1024 * 1024,
+  deadlineMs: KUBE_REQUEST_DEADLINE_MS,
+  maxResponseBytes: KUBE_MAX_RESPONSE_BYTES,
   fileCheckIntervalMs: 10_000,
 };
 

@@ -1,0 +1,13 @@
+import { RestKubeGateway } from '@krypton/plugin-krypton-common/engine';
+import { HeadlampSendOptions, headlampSend } from './headlampSend';
+
+/**
+ * The KubeGateway of Krypton's engines inside Headlamp: common's RestKubeGateway (the paths,
+ * preconditions and answer checks of the server's gateway) sending through Headlamp's API proxy
+ * with the signed-in user's credentials.
+ */
+export class HeadlampKubeGateway extends RestKubeGateway {
+  constructor(options: HeadlampSendOptions) {
+    super(headlampSend(options));
+  }
+}
