@@ -1,4 +1,8 @@
-import { kubeConfigFor, testClusterState } from '@krypton/kube-testenv';
+import {
+  ControlPlaneState,
+  kubeConfigFor,
+  testClusterState,
+} from '@krypton/kube-testenv';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   mkdirSync,
@@ -86,6 +90,8 @@ export interface DeployedBackend {
   guestToken: string;
   /** CPU time (user + system) the backend process has used so far, in milliseconds. */
   cpuMs(): number;
+  /** The backend process's resident set now (VmRSS of /proc/<pid>/status), in bytes. */
+  rssBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +105,12 @@ function cpuMsOf(pid: number): number {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return ((utime + stime) * 1000) / CLOCK_TICKS;
+}
+
+function rssBytesOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  return Number(kib) * 1024;
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -121,11 +133,20 @@ export async function startDeployedBackend(
   dir: string,
   name: string,
   krypton: Record<string, unknown> = {},
+  /** Another control plane than the test run's (one with encryption at rest, for example). */
+  controlPlane?: ControlPlaneState,
 ): Promise<DeployedBackend> {
-  const state = testClusterState();
+  const state = controlPlane ?? testClusterState();
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const token = kubeConfigFor('krypton').getCurrentUser()!.token!;
+  // The launcher writes its kubeconfigs as JSON, one user with its token each.
+  const token = controlPlane
+    ? (
+        JSON.parse(
+          readFileSync(controlPlane.identities.krypton.kubeconfig, 'utf8'),
+        ) as { users: Array<{ user: { token: string } }> }
+      ).users[0].user.token
+    : kubeConfigFor('krypton').getCurrentUser()!.token!;
   const configFile = join(dir, `app-config.${name}.json`);
   writeFileSync(
     configFile,
@@ -211,6 +232,7 @@ export async function startDeployedBackend(
     url,
     guestToken: identity.backstageIdentity.token,
     cpuMs: () => cpuMsOf(child.pid!),
+    rssBytes: () => rssBytesOf(child.pid!),
     stop: () => stopProcess(child),
   };
 }

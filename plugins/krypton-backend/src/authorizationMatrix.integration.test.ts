@@ -2,6 +2,7 @@ import { useTestNamespace } from '@krypton/kube-testenv';
 import { isDeepStrictEqual } from 'node:util';
 import request from 'supertest';
 import { AdminClient, eventually } from './__testUtils__/rbac';
+import { rewriteToEnd } from './__testUtils__/storageRewrite';
 import {
   KryptonTestBackend,
   as,
@@ -266,7 +267,8 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     permissions: ['krypton.secret.read'],
   },
   // `POST /storage-rewrite?namespace=…`: "needs krypton.storage.rewrite"; its identity is
-  // "Krypton's own, in every mode, after the krypton.storage.rewrite permission check".
+  // "Krypton's own, in every mode, after the krypton.storage.rewrite permission check". It answers
+  // 202 with the run; the cell reads the run (200) once it ended.
   'storage-rewrite': {
     actions: [],
     named: false,
@@ -711,8 +713,13 @@ function describeBody(cell: Cell, body: Body): Record<string, unknown> {
       };
     case 'restart-last':
       return { answered: 'last' in body };
-    case 'storage-rewrite':
-      return { namespaces: body.namespaces, failed: body.counts?.failed };
+    case 'storage-rewrite': {
+      const result = body.result as Body | undefined;
+      return {
+        namespaces: result?.namespaces,
+        failed: (result?.counts as Body | undefined)?.failed,
+      };
+    }
     default:
       throw new Error(`no description for ${cell.route}`);
   }
@@ -1023,14 +1030,19 @@ describe('authorization matrix over HTTP', () => {
         return api
           .get(`${url}/restart-consumers/last`)
           .set('Authorization', auth);
-      case 'storage-rewrite':
-        return api
-          .post(
-            `/api/krypton/storage-rewrite?namespace=${encodeURIComponent(
-              namespace,
-            )}`,
-          )
-          .set('Authorization', auth);
+      case 'storage-rewrite': {
+        // A started run answers 202 at once; the cell observes the run as it ended.
+        const run = await rewriteToEnd(
+          backendOf(cell),
+          `?namespace=${encodeURIComponent(namespace)}`,
+          { user: PLAYER[cell.role].user },
+        );
+        if (!run.final) return run.start;
+        expect(run.start.status).toBe(202);
+        expect(run.start.headers['cache-control']).toBe('no-store');
+        expect(run.final.body.state).toBe('succeeded');
+        return run.final;
+      }
       default:
         throw new Error(`unknown route ${cell.route}`);
     }

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { AdminClient, eventually } from './__testUtils__/rbac';
+import { waitForRun } from './__testUtils__/storageRewrite';
 import {
   KryptonTestBackend,
   as,
@@ -104,6 +105,9 @@ function withoutTimes(value: unknown): unknown {
       .map(([k, v]) => [k, withoutTimes(v)]),
   );
 }
+
+/** A well-formed storage rewrite run id that names no run. */
+const RUN_ID = '6f1c2b1e-6d59-4a53-9d39-2f0c2f2d9a10';
 
 describe('hostile input over HTTP', () => {
   const ns = useTestNamespace();
@@ -1533,6 +1537,48 @@ describe('hostile input over HTTP', () => {
           400,
         ],
         [{ method: 'GET', path: '/api/krypton/storage-rewrite/last?x=1' }, 400],
+        [{ method: 'GET', path: '/api/krypton/storage-rewrite/runs?x=1' }, 400],
+        [
+          {
+            method: 'GET',
+            path: '/api/krypton/storage-rewrite/runs?namespace=A',
+          },
+          400,
+        ],
+        [
+          {
+            method: 'GET',
+            path: `/api/krypton/storage-rewrite/runs/${RUN_ID}?x=1`,
+          },
+          400,
+        ],
+        [
+          {
+            method: 'POST',
+            path: `/api/krypton/storage-rewrite/runs/${RUN_ID}/cancel?x=1`,
+          },
+          400,
+        ],
+        // Ids that are not a UUID in lower case, in every encoding, before any lookup.
+        ...[
+          'x',
+          RUN_ID.toUpperCase(),
+          `${RUN_ID}%00`,
+          `%2e%2e`,
+          `${RUN_ID.slice(0, 35)}%C3%A9`,
+          'a'.repeat(5_000),
+        ].map((id): [Call, number] => [
+          { method: 'GET', path: `/api/krypton/storage-rewrite/runs/${id}` },
+          400,
+        ]),
+        // A well-formed id that names no run.
+        [
+          {
+            method: 'GET',
+            path: `/api/krypton/storage-rewrite/runs/${RUN_ID}`,
+          },
+          404,
+        ],
         [
           {
             method: 'GET',
@@ -1551,6 +1597,14 @@ describe('hostile input over HTTP', () => {
     });
 
     it('refuses hostile storage-rewrite scopes', async () => {
+      // A run started here is followed to its end, so that the next start does not overlap it.
+      const started = async (call: Call) => {
+        const answer = await send(call);
+        expectSafe(answer);
+        if (answer.status === 202)
+          await waitForRun(krypton, String(answer.headers.location), 'alice');
+        return answer.status;
+      };
       const cases: Array<[string, number]> = [
         ['?namespace=A', 400],
         ['?namespace=', 400],
@@ -1567,17 +1621,17 @@ describe('hostile input over HTTP', () => {
         // caller's scope, so 403 rather than a run that names what is there.
         [`?namespace=${'a'.repeat(63)}`, 403],
         // The test's own namespace, whose Secrets the caller may list: a run.
-        [`?namespace=${ns.name}`, 200],
+        [`?namespace=${ns.name}`, 202],
       ];
       const got: Array<[string, number, number]> = [];
       for (const [query] of cases) {
         got.push([
           query,
-          await statusOf({
+          await started({
             method: 'POST',
             path: `/api/krypton/storage-rewrite${query}`,
           }),
-          await statusOf({
+          await started({
             method: 'POST',
             path: `/api/krypton/clusters/test/storage-rewrite${query}`,
           }),
@@ -1784,7 +1838,16 @@ describe('hostile input over HTTP', () => {
           method: 'POST',
           path: `/api/krypton/storage-rewrite?namespace=${ns.name}`,
         },
+        status: 202,
+        upstream: true,
+      },
+      'storage-rewrite/runs': {
+        call: {
+          method: 'GET',
+          path: `/api/krypton/storage-rewrite/runs?namespace=${ns.name}`,
+        },
         status: 200,
+        // Each run is shown only after a check that the caller may list its namespace.
         upstream: true,
       },
       'storage-rewrite/last': {
@@ -1807,18 +1870,35 @@ describe('hostile input over HTTP', () => {
       '%s: the same answer as without them, and only the Backstage identity upstream',
       async label => {
         const { call, status, upstream, reveals } = routes()[label];
-        const plain = await send(call);
+        // A storage rewrite run is followed to its end: the next one would overlap it, and its
+        // own Kubernetes calls count as the forged request's.
+        const settled = async (answer: Answer) => {
+          if (answer.status === 202)
+            await waitForRun(krypton, String(answer.headers.location), 'alice');
+          return answer;
+        };
+        const plain = await settled(await send(call));
         expectSafe(plain, { reveals });
         proxy.resetRecordings();
-        const forged = await send({
-          ...call,
-          headers: { ...call.headers, ...FORGED_HEADERS },
-        });
+        const forged = await settled(
+          await send({
+            ...call,
+            headers: { ...call.headers, ...FORGED_HEADERS },
+          }),
+        );
         expectSafe(forged, { reveals });
+        // Two runs have two ids; everything else is the same.
+        const comparable = (json: unknown) => {
+          const { id: _id, ...rest } = (withoutTimes(json) ?? {}) as Record<
+            string,
+            unknown
+          >;
+          return label === 'storage-rewrite' ? rest : withoutTimes(json);
+        };
         expect({
           status: forged.status,
-          body: withoutTimes(forged.json),
-        }).toEqual({ status: plain.status, body: withoutTimes(plain.json) });
+          body: comparable(forged.json),
+        }).toEqual({ status: plain.status, body: comparable(plain.json) });
         expect(forged.status).toBe(status);
         const seen = expectOnlyBackstageIdentityUpstream();
         expect(seen.length > 0).toBe(upstream);

@@ -12,6 +12,7 @@ import {
 import { readKryptonConfig } from './config';
 import { migratedClient } from './database/migrate';
 import { RestartResultStore } from './database/restartResults';
+import { StorageRewriteRunStore } from './database/storageRewriteRuns';
 import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
@@ -103,6 +104,7 @@ export const kryptonPlugin = createBackendPlugin({
           clusters,
           restartResults: new RestartResultStore(db),
           storageRewrites: new StorageRewriteStore(db),
+          storageRewriteRuns: new StorageRewriteRunStore(db),
           notifier: combineNotifiers(
             createSecretNotifier({
               ...deps,
@@ -113,6 +115,8 @@ export const kryptonPlugin = createBackendPlugin({
             createSecretSignaller(deps),
           ),
         });
+        // Runs of this replica read as interrupted at once, rather than after their heartbeat.
+        lifecycle.addShutdownHook(() => services.storage.shutdown());
         registerKryptonActions(actionsRegistry, services);
         httpRouter.use(
           await createRouter({

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { AdminClient } from './__testUtils__/rbac';
+import { rewriteToEnd } from './__testUtils__/storageRewrite';
 import {
   KryptonTestBackend,
   as,
@@ -73,9 +74,9 @@ describe('storage rewrite after an encryption-key rotation', () => {
   const base = `/api/krypton/namespaces/${NS}/secrets`;
   const api = () => request(krypton.server);
   const rewrite = (query = `?namespace=${NS}`, user = 'root') =>
-    api()
-      .post(`/api/krypton/storage-rewrite${query}`)
-      .set('Authorization', as(user));
+    rewriteToEnd(krypton, query, { user });
+  /** The ids of the runs, to find them in /last. */
+  const runIds: Record<string, string> = {};
 
   const keyOf = (value: string) =>
     /^k8s:enc:aescbc:v1:(key\d):/.exec(
@@ -252,9 +253,34 @@ describe('storage rewrite after an encryption-key rotation', () => {
     const before = new Map((await krypt()).map(s => [s.metadata.name!, s]));
 
     const first = await rewrite();
-    expect(first.status).toBe(200);
-    expect(first.headers['cache-control']).toBe('no-store');
-    expect(first.body.counts).toEqual({
+    expect(first.start.status).toBe(202);
+    expect(first.start.headers['cache-control']).toBe('no-store');
+    expect(first.start.body).toMatchObject({
+      cluster: 'test',
+      scope: NS,
+      dryRun: false,
+      state: 'running',
+      requestedBy: 'user:default/root',
+      cancelRequested: false,
+    });
+    expect(first.final?.headers['cache-control']).toBe('no-store');
+    expect(first.run).toMatchObject({
+      id: first.start.body.id,
+      state: 'succeeded',
+      finishedAt: expect.any(String),
+      progress: {
+        pass: 'recheck',
+        namespacesDone: 1,
+        namespacesTotal: 1,
+        seen: 8,
+        rewritten: 0,
+        alreadyCurrent: 8,
+        failed: 0,
+        gone: 0,
+      },
+    });
+    expect(first.run?.error).toBeUndefined();
+    expect(first.result?.counts).toEqual({
       seen: 8,
       rewritten: 8,
       alreadyCurrent: 0,
@@ -264,7 +290,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
       quarantined: 1,
       legacy: 1,
     });
-    expect(first.body.flagged).toEqual([
+    expect(first.result?.flagged).toEqual([
       {
         namespace: NS,
         name: 'krypton-h-quarantined-v1',
@@ -279,12 +305,12 @@ describe('storage rewrite after an encryption-key rotation', () => {
       },
     ]);
     // The first pass wrote, so a second one ran over the namespace and wrote nothing.
-    expect(first.body.recheck.counts).toMatchObject({
+    expect(first.result?.recheck?.counts).toMatchObject({
       seen: 8,
       rewritten: 0,
       alreadyCurrent: 8,
     });
-    expect(first.body.oldKeyRetirement).toEqual({
+    expect(first.result?.oldKeyRetirement).toEqual({
       verdict: 'ready',
       reasons: [],
       unmanagedSecrets: UNMANAGED_SECRETS_NOTE,
@@ -306,30 +332,33 @@ describe('storage rewrite after an encryption-key rotation', () => {
     ).toEqual([2, 1]);
 
     const second = await rewrite();
-    expect(second.body.counts).toMatchObject({
+    expect(second.run?.state).toBe('succeeded');
+    runIds[NS] = second.run!.id;
+    expect(second.result?.counts).toMatchObject({
       seen: 8,
       rewritten: 0,
       alreadyCurrent: 8,
     });
-    expect(second.body.recheck).toBeUndefined();
-    expect(second.body.oldKeyRetirement.verdict).toBe('ready');
+    expect(second.result?.recheck).toBeUndefined();
+    expect(second.result?.oldKeyRetirement.verdict).toBe('ready');
   });
 
   it('counts a namespace over 2,000 objects in a dry run, then rewrites it in full, page by page', async () => {
     let started = Date.now();
     const dry = await rewrite(`?namespace=${BULK}&dryRun=true`);
     timings.push(`dry run over ${BULK_COUNT}: ${Date.now() - started} ms`);
-    expect(dry.status).toBe(200);
-    expect(dry.body.dryRun).toBe(true);
-    expect(dry.body.counts).toMatchObject({
+    expect(dry.run?.state).toBe('succeeded');
+    expect(dry.run?.dryRun).toBe(true);
+    expect(dry.result?.dryRun).toBe(true);
+    expect(dry.result?.counts).toMatchObject({
       seen: BULK_COUNT,
       rewritten: 0,
       alreadyCurrent: 0,
       failed: 0,
     });
-    expect(dry.body.oldKeyRetirement.verdict).toBe('blocked');
+    expect(dry.result?.oldKeyRetirement.verdict).toBe('blocked');
     expect(
-      dry.body.oldKeyRetirement.reasons.map((r: { code: string }) => r.code),
+      dry.result?.oldKeyRetirement.reasons.map((r: { code: string }) => r.code),
     ).toEqual(['dry_run']);
     // Nothing written.
     expect(await keysIn(BULK)).toEqual({ key1: BULK_COUNT });
@@ -339,20 +368,21 @@ describe('storage rewrite after an encryption-key rotation', () => {
     timings.push(
       `rewrite of ${BULK_COUNT} (two passes): ${Date.now() - started} ms`,
     );
-    expect(run.status).toBe(200);
-    expect(run.body.counts).toMatchObject({
+    expect(run.run?.state).toBe('succeeded');
+    runIds[BULK] = run.run!.id;
+    expect(run.result?.counts).toMatchObject({
       seen: BULK_COUNT,
       rewritten: BULK_COUNT,
       failed: 0,
     });
-    expect(run.body.namespaceFailures).toEqual([]);
-    expect(run.body.recheck.counts).toMatchObject({
+    expect(run.result?.namespaceFailures).toEqual([]);
+    expect(run.result?.recheck?.counts).toMatchObject({
       rewritten: 0,
       alreadyCurrent: BULK_COUNT,
     });
-    expect(run.body.oldKeyRetirement.verdict).toBe('ready');
+    expect(run.result?.oldKeyRetirement.verdict).toBe('ready');
     // Successes are counted, not listed: the answer stays small whatever the namespace holds.
-    expect(JSON.stringify(run.body).length).toBeLessThan(4_000);
+    expect(JSON.stringify(run.run).length).toBeLessThan(4_000);
     expect(await keysIn(BULK)).toEqual({ key2: BULK_COUNT });
   });
 
@@ -366,6 +396,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
         namespace: BULK,
         requestedBy: 'user:default/root',
         requestedAt: expect.any(String),
+        runId: runIds[BULK],
         result: expect.objectContaining({
           namespaces: [BULK],
           dryRun: false,
@@ -377,6 +408,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
         namespace: NS,
         requestedBy: 'user:default/root',
         requestedAt: expect.any(String),
+        runId: runIds[NS],
         result: expect.objectContaining({
           namespaces: [NS],
           counts: expect.objectContaining({ alreadyCurrent: 8 }),
@@ -387,12 +419,16 @@ describe('storage rewrite after an encryption-key rotation', () => {
 
   it('covers the namespaces listed for serviceAccount mode when none is named', async () => {
     const all = await rewrite('');
-    expect(all.status).toBe(200);
+    expect(all.run).toMatchObject({ scope: '*', state: 'succeeded' });
+    expect(all.run?.progress.namespacesTotal).toBeGreaterThan(2);
+    expect(all.run?.progress.namespacesDone).toBe(
+      all.run?.progress.namespacesTotal,
+    );
     // The cluster also has default, kube-system and others: Krypton's identity could list them,
     // but in this mode the run's scope is krypton.kubernetes.serviceAccountMode.namespaces.
-    expect(all.body.namespaces).toEqual([BULK, NS]);
-    expect(all.body.counts.alreadyCurrent).toBe(BULK_COUNT + 8);
-    expect(all.body.oldKeyRetirement.verdict).toBe('ready');
+    expect(all.result?.namespaces).toEqual([BULK, NS]);
+    expect(all.result?.counts.alreadyCurrent).toBe(BULK_COUNT + 8);
+    expect(all.result?.oldKeyRetirement.verdict).toBe('ready');
   });
 
   it('lets retention prune rewritten snapshots', async () => {
@@ -472,8 +508,9 @@ describe('storage rewrite after an encryption-key rotation', () => {
     testPolicy.denied.add('user:default/alice:krypton.storage.rewrite');
     try {
       const res = await rewrite(`?namespace=${NS}`, 'alice');
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({
+      expect(res.start.status).toBe(403);
+      expect(res.run).toBeUndefined();
+      expect(res.start.body).toEqual({
         error:
           'You are not allowed to do this by the Backstage permission policy.',
       });
@@ -509,8 +546,15 @@ describe('storage rewrite after an encryption-key rotation', () => {
       }),
     );
     expect(events).toContainEqual(
-      expect.objectContaining({ status: 'failed', meta: { scope: NS } }),
+      expect.objectContaining({
+        status: 'failed',
+        meta: { scope: NS, runId: expect.any(String) },
+      }),
     );
+    // The event of a run starts at the POST and ends with the run, under its id.
+    const ofRun = events.filter(e => e.meta.runId === runIds[BULK]);
+    expect(ofRun.map(e => e.status)).toEqual(['initiated', 'succeeded']);
+    expect(ofRun[1].meta).toMatchObject({ state: 'succeeded', scope: BULK });
   });
 
   it('shows the StorageVersionMigrations of Secrets that this cluster serves in v1, and whether one succeeded since a run', async () => {

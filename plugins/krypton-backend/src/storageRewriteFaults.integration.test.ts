@@ -7,10 +7,14 @@ import {
 import {
   OLD_KEY_MESSAGES,
   STORAGE_REWRITE_MESSAGES,
+  STORAGE_REWRITE_RUN_MESSAGES,
   inPool,
 } from '@krypton/plugin-krypton-common/engine';
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { AdminClient } from './__testUtils__/rbac';
+import { rewriteToEnd, waitForRun } from './__testUtils__/storageRewrite';
 import {
   KryptonTestBackend,
   as,
@@ -45,10 +49,14 @@ describe('storage rewrite under faults', () => {
   let proxy: FaultProxy;
   let krypton: KryptonTestBackend;
   const rewrite = (query: Record<string, string> = {}) =>
-    request(krypton.server)
-      .post('/api/krypton/storage-rewrite')
-      .query({ namespace: ns.name, ...query })
-      .set('Authorization', as('root'));
+    rewriteToEnd(
+      krypton,
+      `?${new URLSearchParams({ namespace: ns.name, ...query })}`,
+    );
+  const lists = () =>
+    proxy.seen.filter(s =>
+      s.startsWith(`GET /api/v1/namespaces/${ns.name}/secrets?`),
+    );
   const patches = () =>
     proxy.seen.filter(s =>
       s.startsWith(`PATCH /api/v1/namespaces/${ns.name}/secrets/`),
@@ -104,20 +112,17 @@ describe('storage rewrite under faults', () => {
       times: 1,
     });
     const res = await rewrite();
-    expect(res.status).toBe(200);
-    expect(res.body.listRestarts).toBe(1);
-    expect(res.body.counts).toMatchObject({
+    expect(res.run?.state).toBe('succeeded');
+    expect(res.result?.listRestarts).toBe(1);
+    expect(res.result?.counts).toMatchObject({
       seen: COUNT + 1,
       alreadyCurrent: COUNT + 1,
       failed: 0,
     });
-    expect(res.body.namespaceFailures).toEqual([]);
-    expect(res.body.oldKeyRetirement.verdict).toBe('ready');
+    expect(res.result?.namespaceFailures).toEqual([]);
+    expect(res.result?.oldKeyRetirement.verdict).toBe('ready');
     // The list began twice: once at the start, once after the 410.
-    const lists = proxy.seen.filter(s =>
-      s.startsWith(`GET /api/v1/namespaces/${ns.name}/secrets?`),
-    );
-    expect(lists.filter(s => !s.includes('continue='))).toHaveLength(2);
+    expect(lists().filter(s => !s.includes('continue='))).toHaveLength(2);
     // The first page was not written again after the restart.
     expect(patches()).toHaveLength(COUNT + 1);
     expect(new Set(patches()).size).toBe(COUNT + 1);
@@ -148,8 +153,10 @@ describe('storage rewrite under faults', () => {
       expect(res.status).toBe(200);
     })();
     const [res] = await Promise.all([running, deleted]);
-    expect(res.status).toBe(207);
-    expect(res.body.failed).toEqual([
+    // Some objects were not confirmed: the run ends as failed, with its result.
+    expect(res.run?.state).toBe('failed');
+    expect(res.run?.error).toBeUndefined();
+    expect(res.result?.failed).toEqual([
       {
         namespace: ns.name,
         name: 's-0007',
@@ -159,17 +166,17 @@ describe('storage rewrite under faults', () => {
         httpStatus: 503,
       },
     ]);
-    expect(res.body.failed[0].message).not.toMatch(/workload/i);
-    expect(res.body.gone).toEqual([
+    expect(res.result?.failed[0].message).not.toMatch(/workload/i);
+    expect(res.result?.gone).toEqual([
       { namespace: ns.name, name: 'victim', kind: 'live' },
     ]);
-    expect(res.body.counts).toMatchObject({
+    expect(res.result?.counts).toMatchObject({
       seen: COUNT + 1,
       alreadyCurrent: COUNT - 1,
       gone: 1,
       failed: 1,
     });
-    expect(res.body.oldKeyRetirement).toMatchObject({
+    expect(res.result?.oldKeyRetirement).toMatchObject({
       verdict: 'blocked',
       reasons: [{ code: 'failed', count: 1, message: OLD_KEY_MESSAGES.failed }],
     });
@@ -188,13 +195,152 @@ describe('storage rewrite under faults', () => {
 
   it('counts the objects in scope in a dry run, and writes nothing', async () => {
     const res = await rewrite({ dryRun: 'true' });
-    expect(res.status).toBe(200);
-    expect(res.body.dryRun).toBe(true);
-    expect(res.body.counts).toMatchObject({ seen: COUNT, rewritten: 0 });
-    expect(res.body.oldKeyRetirement.reasons).toEqual([
+    expect(res.run?.state).toBe('succeeded');
+    expect(res.result?.dryRun).toBe(true);
+    expect(res.result?.counts).toMatchObject({ seen: COUNT, rewritten: 0 });
+    expect(res.result?.oldKeyRetirement.reasons).toEqual([
       { code: 'dry_run', count: 1, message: OLD_KEY_MESSAGES.dry_run },
     ]);
     expect(patches()).toEqual([]);
     expect(proxy.seen.filter(s => !s.startsWith('GET '))).toEqual([]);
+  });
+
+  it('stops a cancelled run before its next page, with the page in hand written in full', async () => {
+    // The second page is held, so that the cancel arrives while the run is on it.
+    proxy.inject({
+      method: 'GET',
+      path: new RegExp(`^/api/v1/namespaces/${ns.name}/secrets\\?.*continue=`),
+      action: { delayMs: 2500 },
+      times: 1,
+    });
+    const start = await request(krypton.server)
+      .post('/api/krypton/storage-rewrite')
+      .query({ namespace: ns.name })
+      .set('Authorization', as('root'));
+    expect(start.status).toBe(202);
+    const path = start.headers.location;
+    while (lists().length < 2) await new Promise(r => setTimeout(r, 20));
+    const cancel = (id: string) =>
+      request(krypton.server)
+        .post(`/api/krypton/storage-rewrite/runs/${id}/cancel`)
+        .set('Authorization', as('root'));
+    const cancelled = await cancel(start.body.id);
+    expect(cancelled.status).toBe(202);
+    expect(cancelled.headers['cache-control']).toBe('no-store');
+    expect(cancelled.body).toMatchObject({
+      id: start.body.id,
+      state: 'running',
+      cancelRequested: true,
+    });
+    const end = await waitForRun(krypton, path);
+    expect(end.body).toMatchObject({
+      state: 'cancelled',
+      cancelRequested: true,
+      progress: { pass: 'first', seen: 200, namespacesDone: 1 },
+      result: {
+        stopped: 'cancelled',
+        counts: { seen: 200, alreadyCurrent: 200, failed: 0 },
+        namespaceFailures: [],
+        oldKeyRetirement: {
+          verdict: 'blocked',
+          reasons: [
+            {
+              code: 'cancelled',
+              count: 1,
+              message: OLD_KEY_MESSAGES.cancelled,
+            },
+          ],
+        },
+      },
+    });
+    // Two pages read and written, the third never read.
+    expect(lists()).toHaveLength(2);
+    expect(patches()).toHaveLength(200);
+    expect(krypton.sink.audits).toContainEqual(
+      expect.objectContaining({
+        eventId: 'storage-rewrite',
+        status: 'failed',
+        error: 'Error: The storage rewrite was cancelled.',
+        meta: expect.objectContaining({
+          runId: start.body.id,
+          state: 'cancelled',
+          stopped: 'cancelled',
+        }),
+      }),
+    );
+    // An ended run cannot be cancelled; an unknown or malformed id is told apart.
+    expect(await cancel(start.body.id)).toMatchObject({
+      status: 409,
+      body: { error: STORAGE_REWRITE_RUN_MESSAGES.ended },
+    });
+    expect(await cancel(randomUUID())).toMatchObject({
+      status: 404,
+      body: { error: STORAGE_REWRITE_RUN_MESSAGES.notFound },
+    });
+    for (const id of ['x', start.body.id.toUpperCase(), `${start.body.id}0`]) {
+      expect(await cancel(encodeURIComponent(id))).toMatchObject({
+        status: 400,
+        body: { error: STORAGE_REWRITE_RUN_MESSAGES.badId },
+      });
+      const read = await request(krypton.server)
+        .get(`/api/krypton/storage-rewrite/runs/${encodeURIComponent(id)}`)
+        .set('Authorization', as('root'));
+      expect(read.status).toBe(400);
+    }
+    const unknown = await request(krypton.server)
+      .get(`/api/krypton/storage-rewrite/runs/${randomUUID()}`)
+      .set('Authorization', as('root'));
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { error: STORAGE_REWRITE_RUN_MESSAGES.notFound },
+    });
+  });
+
+  it('refuses a second run of an overlapping scope while one runs, and goes on when the caller disconnects', async () => {
+    proxy.inject({
+      method: 'GET',
+      path: new RegExp(`^/api/v1/namespaces/${ns.name}/secrets\\?.*continue=`),
+      action: { delayMs: 1500 },
+      times: 1,
+    });
+    // The caller sends the POST and goes away without reading the answer.
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(
+        `${krypton.url}/api/krypton/storage-rewrite?namespace=${ns.name}`,
+        { method: 'POST', headers: { Authorization: as('root') } },
+      );
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.end(() => setTimeout(() => req.destroy(), 0));
+      setTimeout(() => reject(new Error('no close')), 5000).unref();
+    });
+    let runs: request.Response;
+    do {
+      runs = await request(krypton.server)
+        .get('/api/krypton/storage-rewrite/runs')
+        .query({ namespace: ns.name })
+        .set('Authorization', as('root'));
+    } while (runs.body.runs[0]?.state !== 'running');
+    const running = runs.body.runs[0];
+    // The same namespace, and every namespace (which overlaps it), are refused meanwhile.
+    for (const query of [`?namespace=${ns.name}`, '']) {
+      const second = await request(krypton.server)
+        .post(`/api/krypton/storage-rewrite${query}`)
+        .set('Authorization', as('root'));
+      expect(second.status).toBe(409);
+      expect(second.body).toEqual({
+        error: STORAGE_REWRITE_RUN_MESSAGES.running,
+      });
+    }
+    const end = await waitForRun(
+      krypton,
+      `/api/krypton/storage-rewrite/runs/${running.id}`,
+    );
+    expect(end.body).toMatchObject({
+      state: 'succeeded',
+      // The victim of the test above is gone.
+      result: { counts: { seen: COUNT, failed: 0 } },
+    });
+    expect(patches()).toHaveLength(COUNT);
   });
 });

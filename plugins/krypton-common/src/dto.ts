@@ -385,7 +385,8 @@ export type OldKeyBlockCode =
   | 'namespace_failed'
   | 'rewritten_on_recheck'
   | 'changed_during_recheck'
-  | 'deadline';
+  | 'deadline'
+  | 'cancelled';
 
 export interface OldKeyBlock {
   code: OldKeyBlockCode;
@@ -437,9 +438,62 @@ export interface StorageRewriteResult extends StorageRewritePass {
    * for the verdict to be ready. Absent when no namespace needed one.
    */
   recheck?: StorageRewritePass;
-  /** Set when the run's time limit ended it before the scope was covered. */
-  stopped?: 'deadline';
+  /**
+   * Set when the run ended before its scope was covered: its time limit, or a cancel (both are
+   * honoured between pages, never in the middle of one).
+   */
+  stopped?: 'deadline' | 'cancelled';
   oldKeyRetirement: OldKeyRetirement;
+}
+
+export type StorageRewriteRunState =
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+/**
+ * Where a running storage rewrite is. The counts are those of the pass named by `pass`, over the
+ * run so far: while `pass` is 'first', as the result's own counts; while 'recheck', as its
+ * `recheck` counts.
+ */
+export interface StorageRewriteProgress {
+  pass: 'first' | 'recheck';
+  /** The namespace being rewritten now. */
+  namespace?: string;
+  namespacesDone: number;
+  /** Known once the scope's namespaces are listed; 1 for a one-namespace run. */
+  namespacesTotal?: number;
+  /** The apiserver's remainingItemCount after the page just handled, when it gives one. */
+  remaining?: number;
+  seen: number;
+  rewritten: number;
+  alreadyCurrent: number;
+  failed: number;
+  gone: number;
+}
+
+/**
+ * A storage rewrite run, as the plugin's database keeps it: POST .../storage-rewrite answers 202
+ * with it, and GET .../storage-rewrite/runs/:id reads it from any replica.
+ */
+export interface StorageRewriteRunStatus {
+  id: string;
+  cluster: string;
+  /** The namespace, or '*' for every namespace the caller may list. */
+  scope: string;
+  dryRun: boolean;
+  state: StorageRewriteRunState;
+  requestedBy: string;
+  requestedAt: string;
+  finishedAt?: string;
+  cancelRequested: boolean;
+  heartbeatAt: string;
+  progress: StorageRewriteProgress;
+  result?: StorageRewriteResult;
+  /** Fixed text, when the run ended without a result. */
+  error?: string;
 }
 
 /** GET .../storage-rewrite/last: the last run that covered each namespace. */
@@ -448,6 +502,8 @@ export interface StorageRewriteRun {
   result: StorageRewriteResult;
   requestedBy: string;
   requestedAt: string;
+  /** The run that wrote this part (GET .../storage-rewrite/runs/:id); absent for older parts. */
+  runId?: string;
 }
 
 /** One StorageVersionMigration of core Secrets. */

@@ -20,9 +20,14 @@ export * from './kubernetes/restartConsumers';
 export * from './kubernetes/storageRewrite';
 export * from './kubernetes/storageMigrations';
 export * from './kubernetes/pool';
+export * from './kubernetes/restGateway';
 
 // The contract types in the engines' signatures, so that this entry stands on its own.
 export { KryptonError } from './errors';
+// The settings that engines take, with the defaults and parsers of an unconfigured server, for
+// hosts that bundle this entry without the root (the Headlamp plugin).
+export { DEFAULT_ANNOTATION_PREFIX } from './limits';
+export { parseHistoryLimit, parseManagedOnly } from './settings';
 export type {
   ErrorEnvelope,
   HistoryCleanupCounts,
@@ -62,7 +67,10 @@ export type {
   StorageRewriteOutcome,
   StorageRewritePass,
   StorageRewriteResult,
+  StorageRewriteProgress,
   StorageRewriteRun,
+  StorageRewriteRunState,
+  StorageRewriteRunStatus,
   SecretDto,
   SecretFields,
   SecretLastChange,

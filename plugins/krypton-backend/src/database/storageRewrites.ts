@@ -12,6 +12,7 @@ interface Row {
   result: string;
   requested_by: string;
   requested_at: string;
+  run_id: string | null;
 }
 
 /** Whether a stored result has today's shape; runs stored before the verdict existed have not. */
@@ -24,7 +25,11 @@ function current(result: StorageRewriteResult): boolean {
   );
 }
 
-/** The last storage rewrite per namespace of each cluster, for the operator section. */
+/**
+ * The last storage rewrite part per namespace of each cluster, for the operator section. A
+ * cluster-wide run keeps only its totals in its run row, so each namespace's own part is kept
+ * here, naming its run.
+ */
 export class StorageRewriteStore {
   constructor(private readonly db: Knex) {}
 
@@ -36,6 +41,7 @@ export class StorageRewriteStore {
       result: JSON.stringify(run.result),
       requested_by: run.requestedBy,
       requested_at: run.requestedAt,
+      run_id: run.runId ?? null,
     }));
     await this.db<Row>(TABLE)
       .insert(rows)
@@ -57,6 +63,7 @@ export class StorageRewriteStore {
         result: JSON.parse(row.result) as StorageRewriteResult,
         requestedBy: row.requested_by,
         requestedAt: row.requested_at,
+        ...(row.run_id ? { runId: row.run_id } : {}),
       }))
       .filter(run => current(run.result));
   }

@@ -87,6 +87,14 @@ export function timed<T>(
 }
 
 /**
+ * Starts work that outlives its request (a storage rewrite run) outside the request's timings,
+ * which would otherwise keep a span of each of its calls until the work ends.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return current.exit(work);
+}
+
+/**
  * Adds a `Server-Timing` header with the phases of each request (`krypton.diagnostics.serverTiming`).
  * It names only phases and durations, never a path, a name or a value; it stays off by default
  * because response timing is still information an operator may not want to hand to every client.

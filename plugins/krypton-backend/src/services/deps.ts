@@ -7,6 +7,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { KryptonBackendConfig } from '../config';
 import { RestartResultStore } from '../database/restartResults';
+import { StorageRewriteRunStore } from '../database/storageRewriteRuns';
 import { StorageRewriteStore } from '../database/storageRewrites';
 import { Cluster } from '../kubernetes/clusters';
 import { SecretNotifier } from '../notifications';
@@ -20,6 +21,7 @@ export interface ServiceOptions {
   clusters: Cluster[];
   restartResults: RestartResultStore;
   storageRewrites: StorageRewriteStore;
+  storageRewriteRuns: StorageRewriteRunStore;
   logger: LoggerService;
   userInfo: UserInfoService;
   permissions: PermissionsService;

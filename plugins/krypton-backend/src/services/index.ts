@@ -8,7 +8,6 @@ import { StorageService } from './storageService';
 export type { CallerInput, SecretTarget } from './callers';
 export { admitSecretName } from './callers';
 export type { ServiceOptions } from './deps';
-export { rewriteIncomplete } from './storageService';
 
 /**
  * Krypton's operations, one service per capability. Each identifies the caller, applies the

@@ -385,6 +385,89 @@ describe('StorageRewrite', () => {
     ]);
   });
 
+  it('stops on a cancel between pages, never in the middle of one, and reports its progress', async () => {
+    const gateway = many(7);
+    const progress: Array<[string, number, number, number | undefined]> = [];
+    let cancel = false;
+    const result = await new StorageRewrite({
+      gateway,
+      annotationPrefix: 'krypton.io',
+      pageSize: 3,
+    }).run({
+      namespace: 'a',
+      shouldStop: () => cancel,
+      onProgress: p => {
+        progress.push([p.pass, p.seen, p.rewritten, p.namespacesDone]);
+        expect(p.namespacesTotal).toBe(1);
+        // Asked while the first page is written: the page still ends, the next is not read.
+        if (p.seen === 3) cancel = true;
+      },
+    });
+    expect(patched(gateway)).toHaveLength(3);
+    expect(result.counts).toMatchObject({ seen: 3, rewritten: 3 });
+    expect(result.recheck).toBeUndefined();
+    expect(result.stopped).toBe('cancelled');
+    expect(result.namespaceFailures).toEqual([]);
+    expect(result.oldKeyRetirement).toMatchObject({
+      verdict: 'blocked',
+      reasons: [
+        { code: 'cancelled', count: 1, message: OLD_KEY_MESSAGES.cancelled },
+      ],
+    });
+    expect(progress).toEqual([
+      ['first', 0, 0, 0],
+      ['first', 3, 3, 0],
+      ['first', 3, 3, 1],
+      ['first', 3, 3, 1],
+    ]);
+  });
+
+  it('counts the progress of each pass over the run, and the namespaces of a cluster-wide run', async () => {
+    const gateway = many(5);
+    for (const ns of ['a', 'b', 'c'])
+      gateway.put(NAMESPACES, '', { metadata: { name: ns } });
+    gateway.put(SECRETS, 'c', {
+      metadata: { name: 'x', labels: MANAGED },
+      data: {},
+    });
+    gateway.markStale(SECRETS, 'c', 'x');
+    const seen: string[] = [];
+    const result = await new StorageRewrite({
+      gateway,
+      annotationPrefix: 'krypton.io',
+      pageSize: 2,
+    }).run({
+      lister: gateway,
+      admit: ns => ns !== 'b',
+      onProgress: p =>
+        seen.push(
+          `${p.namespace ?? '-'} ${p.pass} ${p.seen}/${p.rewritten}/${
+            p.alreadyCurrent
+          } ${p.namespacesDone}`,
+        ),
+    });
+    expect(result.counts).toMatchObject({ seen: 6, rewritten: 6 });
+    expect(result.recheck?.counts).toMatchObject({ seen: 6, rewritten: 0 });
+    expect(seen).toEqual([
+      'a first 0/0/0 0',
+      'a first 2/2/0 0',
+      'a first 4/4/0 0',
+      'a first 5/5/0 0',
+      'a recheck 0/0/0 0',
+      'a recheck 2/0/2 0',
+      'a recheck 4/0/4 0',
+      'a recheck 5/0/5 0',
+      '- recheck 5/0/5 1',
+      // b is passed over: the caller may not list it.
+      'c first 5/5/0 2',
+      'c first 6/6/0 2',
+      'c recheck 5/0/5 2',
+      'c recheck 6/0/6 2',
+      '- recheck 6/0/6 3',
+      '- recheck 6/0/6 3',
+    ]);
+  });
+
   it('lists at most a bounded number of entries, and counts the rest', async () => {
     const gateway = many(STORAGE_REWRITE_MAX_LISTED + 5);
     gateway.mergePatch = async () => {

@@ -2,15 +2,18 @@ import { KryptonKeys, MANAGED_BY_VALUE, kryptonKeys } from '../annotations';
 import {
   StorageObjectKind,
   StorageObjectRef,
+  StorageRewriteCounts,
   StorageRewriteFailureCode,
   StorageRewriteOutcome,
   StorageRewritePass,
+  StorageRewriteProgress,
   StorageRewriteResult,
 } from '../dto';
 import { INVENTORY_MAX_BYTES, SNAPSHOT_NAME_PREFIX } from '../limits';
 import { inPool } from './pool';
 import { readSnapshotRecord } from './snapshots';
 import {
+  emptyCounts,
   emptyPass,
   failureOf,
   listed,
@@ -68,7 +71,16 @@ export interface StorageRewriteScope {
   dryRun?: boolean;
   /** Called with each namespace's part once both its passes are done, before the next starts. */
   onNamespace?: (part: StorageRewriteResult) => void | Promise<void>;
+  /**
+   * Asked before each page: true ends the run with `stopped: 'cancelled'`. A page already read is
+   * always written in full, so a cancel never leaves one half done.
+   */
+  shouldStop?: () => boolean;
+  /** Called after each page and at each namespace's start and end; cheap, and not awaited. */
+  onProgress?: (progress: StorageRewriteProgress) => void;
 }
+
+type Stop = 'deadline' | 'cancelled';
 
 type Outcome =
   | { kind: Exclude<StorageRewriteOutcome, 'failed'> }
@@ -146,7 +158,8 @@ function failureCode(
  * turned into history by it.
  *
  * It reads a page of 100 objects, writes them, and only then reads the next page: memory holds
- * one page, whatever the size of the namespace. No object budget stops it; its time limit does.
+ * one page, whatever the size of the namespace. No object budget stops it; its time limit and a
+ * cancel do, both between pages.
  */
 export class StorageRewrite {
   private readonly keys: KryptonKeys;
@@ -188,16 +201,17 @@ export class StorageRewrite {
    */
   private async paged<T extends KubeObject>(
     fetchPage: (continueToken?: string) => Promise<Page<T>>,
-    each: (items: T[]) => Promise<void>,
+    each: (items: T[], remaining?: number) => Promise<void>,
     progress: () => number,
     onRestart: () => void,
-    pastDeadline: () => boolean,
-  ): Promise<'done' | 'deadline'> {
+    stop: () => Stop | undefined,
+  ): Promise<'done' | Stop> {
     let continueToken: string | undefined;
     let tokens = new Set<string>();
     let progressAtRestart = -1;
     for (;;) {
-      if (pastDeadline()) return 'deadline';
+      const stopped = stop();
+      if (stopped) return stopped;
       let page: Page<T>;
       try {
         page = await fetchPage(continueToken);
@@ -224,7 +238,7 @@ export class StorageRewrite {
       }
       if (page.items.length > this.pageSize)
         throw new ListBroken({ code: 'incomplete_list' });
-      await each(page.items);
+      await each(page.items, page.remainingItemCount);
       continueToken = page.continueToken;
       if (continueToken === undefined) return 'done';
       if (tokens.has(continueToken))
@@ -275,8 +289,9 @@ export class StorageRewrite {
   private async pass(
     namespace: string,
     dryRun: boolean,
-    pastDeadline: () => boolean,
-  ): Promise<{ pass: StorageRewritePass; stopped: boolean }> {
+    stop: () => Stop | undefined,
+    onPage: (pass: StorageRewritePass, remaining?: number) => void,
+  ): Promise<{ pass: StorageRewritePass; stopped?: Stop }> {
     const pass = emptyPass();
     const { counts } = pass;
     // UIDs handled in this pass, so that a list started again after a 410 counts nothing twice.
@@ -317,7 +332,7 @@ export class StorageRewrite {
             continueToken,
             maxBytes: INVENTORY_MAX_BYTES,
           }),
-        async items => {
+        async (items, remaining) => {
           const todo = items.filter(
             o => !o.metadata.uid || !done.has(o.metadata.uid),
           );
@@ -336,22 +351,25 @@ export class StorageRewrite {
             },
           );
           outcomes.forEach((outcome, i) => record(todo[i], kinds[i], outcome));
+          onPage(pass, remaining);
         },
         () => done.size,
         () => pass.listRestarts++,
-        pastDeadline,
+        stop,
       );
+      // A cancel is the operator's own choice, said once by the run's `stopped`; a deadline
+      // marks the namespace it cut short.
       if (ended === 'deadline') {
         pass.namespaceFailures.push(
           namespaceFailureOf(namespace, { code: 'deadline' }),
         );
-        return { pass, stopped: true };
       }
+      if (ended !== 'done') return { pass, stopped: ended };
     } catch (err) {
       if (!(err instanceof ListBroken)) throw err;
       pass.namespaceFailures.push(namespaceFailureOf(namespace, err.failure));
     }
-    return { pass, stopped: false };
+    return { pass };
   }
 
   /**
@@ -366,17 +384,43 @@ export class StorageRewrite {
     const deadline =
       started.getTime() +
       (this.options.timeLimitMs ?? STORAGE_REWRITE_TIME_LIMIT_MS);
-    const pastDeadline = () => now().getTime() >= deadline;
+    const stop = (): Stop | undefined => {
+      if (scope.shouldStop?.()) return 'cancelled';
+      return now().getTime() >= deadline ? 'deadline' : undefined;
+    };
     const dryRun = scope.dryRun ?? false;
     const result = newResult(started.toISOString(), dryRun);
     let recheck: StorageRewritePass | undefined;
     const last = { failed: 0, namespaceFailures: 0 };
+    const progress: StorageRewriteProgress = {
+      pass: 'first',
+      namespacesDone: 0,
+      ...(scope.namespace !== undefined ? { namespacesTotal: 1 } : {}),
+      ...progressCounts(emptyPass().counts),
+    };
+    const report = () => scope.onProgress?.({ ...progress });
+    // The counts of the pass now running: those of the namespaces done, plus this one's so far.
+    const onPage =
+      (kind: 'first' | 'recheck') =>
+      (current: StorageRewritePass, remaining?: number) => {
+        const before =
+          kind === 'first' ? result.counts : recheck?.counts ?? emptyCounts();
+        const totals = progressCounts(before);
+        for (const key of Object.keys(totals) as Array<keyof typeof totals>)
+          totals[key] += current.counts[key];
+        Object.assign(progress, totals, { pass: kind });
+        if (remaining === undefined) delete progress.remaining;
+        else progress.remaining = remaining;
+        report();
+      };
 
     const rewriteNamespace = async (namespace: string) => {
       result.namespaces.push(namespace);
+      progress.namespace = namespace;
+      onPage('first')(emptyPass());
       const part = newResult(now().toISOString(), dryRun);
       part.namespaces = [namespace];
-      const first = await this.pass(namespace, dryRun, pastDeadline);
+      const first = await this.pass(namespace, dryRun, stop, onPage('first'));
       mergePass(part, first.pass);
       let final = first.pass;
       if (
@@ -384,12 +428,18 @@ export class StorageRewrite {
         !first.stopped &&
         first.pass.counts.rewritten + first.pass.counts.conflictsResolved > 0
       ) {
-        const second = await this.pass(namespace, false, pastDeadline);
+        onPage('recheck')(emptyPass());
+        const second = await this.pass(
+          namespace,
+          false,
+          stop,
+          onPage('recheck'),
+        );
         part.recheck = second.pass;
         final = second.pass;
-        if (second.stopped) part.stopped = 'deadline';
+        if (second.stopped) part.stopped = second.stopped;
       }
-      if (first.stopped) part.stopped = 'deadline';
+      if (first.stopped) part.stopped = first.stopped;
       const mine = {
         failed: final.counts.failed,
         namespaceFailures: final.namespaceFailures.filter(
@@ -403,6 +453,9 @@ export class StorageRewrite {
       if (part.stopped) result.stopped = part.stopped;
       last.failed += mine.failed;
       last.namespaceFailures += mine.namespaceFailures;
+      progress.namespacesDone++;
+      delete progress.namespace;
+      report();
       await scope.onNamespace?.(part);
     };
 
@@ -419,14 +472,22 @@ export class StorageRewrite {
               continueToken,
               maxBytes: INVENTORY_MAX_BYTES,
             }),
-          async items => {
+          async (items, remaining) => {
+            // Namespaces passed over (not the caller's) count as done, so that the two counts
+            // meet at the end.
+            if (remaining !== undefined)
+              progress.namespacesTotal =
+                covered.size + items.length + remaining;
             for (const item of items) {
               const namespace = item.metadata.name;
               if (!namespace || covered.has(namespace)) continue;
-              covered.add(namespace);
               if (result.stopped) return;
+              covered.add(namespace);
               try {
-                if (scope.admit && !(await scope.admit(namespace))) continue;
+                if (scope.admit && !(await scope.admit(namespace))) {
+                  progress.namespacesDone++;
+                  continue;
+                }
               } catch (err) {
                 // Whether the caller may see it is unknown: not covered, and said so.
                 listed(
@@ -435,6 +496,7 @@ export class StorageRewrite {
                   namespaceFailureOf(namespace, failureCode(err, 'list')),
                 );
                 last.namespaceFailures++;
+                progress.namespacesDone++;
                 continue;
               }
               await rewriteNamespace(namespace);
@@ -442,9 +504,10 @@ export class StorageRewrite {
           },
           () => covered.size,
           () => result.listRestarts++,
-          () => result.stopped !== undefined || pastDeadline(),
+          () => result.stopped ?? stop(),
         );
-        if (ended === 'deadline') result.stopped = 'deadline';
+        if (ended !== 'done') result.stopped ??= ended;
+        else progress.namespacesTotal = covered.size;
       } catch (err) {
         if (!(err instanceof ListBroken)) throw err;
         result.namespaceFailures.push(namespaceFailureOf('', err.failure));
@@ -452,10 +515,16 @@ export class StorageRewrite {
       }
     }
     if (recheck) result.recheck = recheck;
+    report();
     result.finishedAt = now().toISOString();
     result.oldKeyRetirement = oldKeyRetirement(result, last);
     return result;
   }
+}
+
+function progressCounts(counts: StorageRewriteCounts) {
+  const { seen, rewritten, alreadyCurrent, failed, gone } = counts;
+  return { seen, rewritten, alreadyCurrent, failed, gone };
 }
 
 function newResult(startedAt: string, dryRun: boolean): StorageRewriteResult {

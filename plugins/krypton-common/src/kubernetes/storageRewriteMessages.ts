@@ -39,8 +39,25 @@ export const OLD_KEY_MESSAGES: Record<OldKeyBlockCode, string> = {
     'Objects were changed by another writer during the second pass, so they were not confirmed current. Run the rewrite again.',
   deadline:
     'The run reached its time limit before it covered its scope. Run it again.',
+  cancelled:
+    'The run was cancelled before it covered its scope. Run it again: objects already rewritten answer as current at once.',
 };
 
 /** Said with every verdict: Krypton's rewrite covers only the objects it labels. */
 export const UNMANAGED_SECRETS_NOTE =
   'This verdict covers only the Secrets that Krypton labels, in the namespaces of this run. Every other Secret needs the upstream StorageVersionMigration of secrets (storagemigration.k8s.io) or an unchanged write with kubectl (kubectl get secrets --all-namespaces -o json | kubectl replace -f -) before the old key is removed.';
+
+/** Fixed texts of the storage rewrite runs' API. */
+export const STORAGE_REWRITE_RUN_MESSAGES = {
+  running:
+    'A storage rewrite of an overlapping scope is already running on this cluster (a run of every namespace overlaps every other). Wait for it to end, or cancel it.',
+  notFound: 'No such storage rewrite run.',
+  badId:
+    'A storage rewrite run id is a UUID such as 6f1c2b1e-6d59-4a53-9d39-2f0c2f2d9a10.',
+  ended:
+    'This storage rewrite run has already ended, so it cannot be cancelled.',
+  interrupted:
+    'The backend replica that ran this storage rewrite stopped before the run ended (it shut down, or sent no heartbeat for 60 seconds). Run it again: objects already rewritten answer as current at once.',
+  unexpected:
+    'The storage rewrite stopped on an unexpected error. Run it again: objects already rewritten answer as current at once.',
+} as const;

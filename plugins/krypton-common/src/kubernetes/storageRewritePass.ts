@@ -126,6 +126,7 @@ export function oldKeyRetirement(
   add('rewritten_on_recheck', result.recheck?.counts.rewritten ?? 0);
   add('changed_during_recheck', result.recheck?.counts.conflictsResolved ?? 0);
   if (result.stopped === 'deadline') add('deadline', 1);
+  if (result.stopped === 'cancelled') add('cancelled', 1);
   return {
     verdict: reasons.length === 0 ? 'ready' : 'blocked',
     reasons,

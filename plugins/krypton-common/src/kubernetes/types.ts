@@ -110,6 +110,11 @@ export interface Page<T> {
   continueToken?: string;
   /** Bytes of the page's JSON body, for byte budgets. */
   bytes: number;
+  /**
+   * The API server's estimate of the items after this page; it gives one only for lists without
+   * a label or field selector.
+   */
+  remainingItemCount?: number;
 }
 
 /** UID and resourceVersion that a mutation must still find on the object. */

@@ -13,8 +13,8 @@ import {
   SecretSummary,
   SecretWriteAnswer,
   StorageMigrationStatus,
-  StorageRewriteResult,
   StorageRewriteRun,
+  StorageRewriteRunStatus,
   UpdateSecretRequest,
   VersionDto,
   VersionList,
@@ -95,15 +95,32 @@ export interface KryptonApi {
   restartConsumers(location: SecretLocation): Promise<RestartResult>;
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
   /**
-   * The operator's storage rewrite of Krypton's objects, in one namespace or in every namespace
-   * the caller may list, with its verdict on retiring the old key. Resolves for 200 and 207
-   * (some objects or namespaces failed). `dryRun` counts the objects in scope and writes nothing.
+   * Starts the operator's storage rewrite of Krypton's objects, in one namespace or in every
+   * namespace the caller may list (`dryRun` counts and writes nothing). Resolves with the run
+   * (202): it goes on in the backend without this request, and
+   * `storageRewriteRun` reads its progress. Rejects with a conflict (409) while a run of an
+   * overlapping scope is running.
    */
-  runStorageRewrite(scope: {
+  startStorageRewrite(scope: {
     cluster?: string;
     namespace?: string;
     dryRun?: boolean;
-  }): Promise<StorageRewriteResult>;
+  }): Promise<StorageRewriteRunStatus>;
+  /** The latest runs the caller may see, newest first; with `namespace`, that namespace's. */
+  storageRewriteRuns(scope: {
+    cluster?: string;
+    namespace?: string;
+  }): Promise<StorageRewriteRunStatus[]>;
+  /** One run, read from the plugin's database by any backend replica. */
+  storageRewriteRun(scope: {
+    cluster?: string;
+    id: string;
+  }): Promise<StorageRewriteRunStatus>;
+  /** Asks a running run to stop before its next page; rejects with a conflict once it ended. */
+  cancelStorageRewrite(scope: {
+    cluster?: string;
+    id: string;
+  }): Promise<StorageRewriteRunStatus>;
   /** The last storage rewrite of each namespace of the cluster. */
   listStorageRewrites(scope: {
     cluster?: string;

@@ -1,6 +1,10 @@
 import { ResponseError } from '@backstage/errors';
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { SecretWriteAnswer, hasValues } from '@krypton/plugin-krypton-common';
+import {
+  SecretWriteAnswer,
+  StorageRewriteRunStatus,
+  hasValues,
+} from '@krypton/plugin-krypton-common';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { KryptonClient } from './KryptonClient';
@@ -354,6 +358,85 @@ describe('KryptonClient', () => {
         statusCode: 403,
         message: 'Access denied.',
       });
+    });
+
+    it('starts, lists, reads and cancels storage rewrite runs, and raises a conflict', async () => {
+      const status: StorageRewriteRunStatus = {
+        id: '6f1c2b1e-6d59-4a53-9d39-2f0c2f2d9a10',
+        cluster: 'prod',
+        scope: 'team a',
+        dryRun: true,
+        state: 'running',
+        requestedBy: 'user:default/root',
+        requestedAt: '2026-12-02T03:00:00.000Z',
+        cancelRequested: false,
+        heartbeatAt: '2026-12-02T03:00:00.000Z',
+        progress: {
+          pass: 'first',
+          namespacesDone: 0,
+          namespacesTotal: 1,
+          seen: 0,
+          rewritten: 0,
+          alreadyCurrent: 0,
+          failed: 0,
+          gone: 0,
+        },
+      };
+      const seen: string[] = [];
+      const runs = `${baseUrl}/clusters/prod/storage-rewrite/runs`;
+      server.use(
+        http.post(`${baseUrl}/clusters/prod/storage-rewrite`, ({ request }) => {
+          seen.push(`POST ${new URL(request.url).search}`);
+          return HttpResponse.json(status, {
+            status: 202,
+            headers: { Location: `${runs}/${status.id}` },
+          });
+        }),
+        http.get(runs, ({ request }) => {
+          seen.push(`GET ${new URL(request.url).search}`);
+          return HttpResponse.json({ runs: [status] });
+        }),
+        http.get(`${baseUrl}/storage-rewrite/runs/:id`, ({ request }) => {
+          seen.push(`GET ${new URL(request.url).pathname.split('/').pop()}`);
+          return HttpResponse.json(status);
+        }),
+        http.post(`${runs}/:id/cancel`, () =>
+          HttpResponse.json(
+            { error: 'This storage rewrite run has already ended.' },
+            { status: 409, statusText: 'Conflict' },
+          ),
+        ),
+      );
+      await expect(
+        client.startStorageRewrite({
+          cluster: 'prod',
+          namespace: 'team a',
+          dryRun: true,
+        }),
+      ).resolves.toEqual(status);
+      await expect(
+        client.storageRewriteRuns({ cluster: 'prod', namespace: 'team a' }),
+      ).resolves.toEqual([status]);
+      await expect(
+        client.storageRewriteRuns({ cluster: 'prod' }),
+      ).resolves.toEqual([status]);
+      await expect(client.storageRewriteRun({ id: 'a/b' })).resolves.toEqual(
+        status,
+      );
+      await expect(
+        client.cancelStorageRewrite({ cluster: 'prod', id: status.id }),
+      ).rejects.toMatchObject({
+        name: 'ResponseError',
+        statusCode: 409,
+        message: 'This storage rewrite run has already ended.',
+      });
+      expect(seen).toEqual([
+        'POST ?namespace=team+a&dryRun=true',
+        'GET ?namespace=team+a',
+        'GET ',
+        // The id is one path segment, whatever it holds.
+        'GET a%2Fb',
+      ]);
     });
   });
 });

@@ -13,8 +13,8 @@ import {
   SecretSummary,
   SecretWriteAnswer,
   StorageMigrationStatus,
-  StorageRewriteResult,
   StorageRewriteRun,
+  StorageRewriteRunStatus,
   UpdateSecretRequest,
   VersionDto,
   VersionList,
@@ -211,11 +211,11 @@ export class KryptonClient implements KryptonApi {
     return body.last;
   }
 
-  runStorageRewrite(scope: {
+  startStorageRewrite(scope: {
     cluster?: string;
     namespace?: string;
     dryRun?: boolean;
-  }): Promise<StorageRewriteResult> {
+  }): Promise<StorageRewriteRunStatus> {
     const params = new URLSearchParams();
     if (scope.namespace) params.set('namespace', scope.namespace);
     if (scope.dryRun) params.set('dryRun', 'true');
@@ -223,6 +223,38 @@ export class KryptonClient implements KryptonApi {
     return this.json(`${clusterPath(scope)}/storage-rewrite${query}`, {
       method: 'POST',
     });
+  }
+
+  async storageRewriteRuns(scope: {
+    cluster?: string;
+    namespace?: string;
+  }): Promise<StorageRewriteRunStatus[]> {
+    const query = scope.namespace
+      ? `?${new URLSearchParams({ namespace: scope.namespace })}`
+      : '';
+    const body = await this.json<{ runs: StorageRewriteRunStatus[] }>(
+      `${clusterPath(scope)}/storage-rewrite/runs${query}`,
+    );
+    return body.runs;
+  }
+
+  storageRewriteRun(scope: {
+    cluster?: string;
+    id: string;
+  }): Promise<StorageRewriteRunStatus> {
+    return this.json(
+      `${clusterPath(scope)}/storage-rewrite/runs/${seg(scope.id)}`,
+    );
+  }
+
+  cancelStorageRewrite(scope: {
+    cluster?: string;
+    id: string;
+  }): Promise<StorageRewriteRunStatus> {
+    return this.json(
+      `${clusterPath(scope)}/storage-rewrite/runs/${seg(scope.id)}/cancel`,
+      { method: 'POST' },
+    );
   }
 
   async listStorageRewrites(scope: {

@@ -5,9 +5,48 @@ export const operatorMessages = {
     "After an encryption-key rotation, rewrite everything Krypton labels (managed Secrets, history snapshots, and quarantined and legacy copies) so that the API server stores it with the current key. The write changes nothing else. The verdict says whether the old key can be retired as far as Krypton's objects go.",
   namespaceLabel: 'Namespace (empty: every namespace you may list)',
   run: 'Rewrite storage',
-  running: 'Rewriting…',
   dryRun: 'Dry run',
-  counting: 'Counting…',
+  starting: 'Starting…',
+  scope: {
+    namespace: 'namespace {{namespace}}',
+    all: 'all namespaces',
+  },
+  shown: {
+    heading: 'Rewrite of {{scope}}, requested by {{by}} {{time}}',
+    dryHeading: 'Dry run of {{scope}}, requested by {{by}} {{time}}',
+  },
+  progress: {
+    label: 'Progress of the storage rewrite',
+    passFirst: 'First pass.',
+    passRecheck: 'Second pass over the namespaces where the first one wrote.',
+    namespace: 'Now in namespace {{namespace}}.',
+    namespaces: 'Namespaces done: {{done}} of {{total}}.',
+    namespacesUncounted: 'Namespaces done: {{done}}.',
+    counts:
+      'Seen {{seen}}, rewritten {{rewritten}}, already current {{alreadyCurrent}}, failed {{failed}}, gone {{gone}}.',
+    cancel: 'Cancel run',
+    cancelling: 'Cancelling…',
+    cancellingNote:
+      'Cancel requested: the run stops before its next page of objects.',
+    pollFailed:
+      'Could not read the progress ({{message}}). Trying again in {{seconds}} s; the run itself goes on.',
+    pollStopped: 'Could not read the progress ({{message}}).',
+    cancelFailed: 'Could not cancel the run ({{message}}).',
+  },
+  cancelDialog: {
+    title: 'Cancel this storage rewrite?',
+    body: 'The run stops before its next page of objects. Objects it has already rewritten stay rewritten; the rest keep the key they are stored with until a new run. A cancelled run never says the old key can be retired.',
+    keep: 'Keep running',
+    confirm: 'Cancel the run',
+  },
+  ended: {
+    failed: 'The run failed: {{message}}',
+    failedNoMessage: 'The run failed before it produced a result.',
+    cancelled:
+      'Cancelled on request before it covered its scope. Objects rewritten until then stay rewritten; start a new run to cover the rest.',
+    interrupted:
+      'Interrupted: the backend replica that ran it stopped before the run ended. Start it again: objects already rewritten count as current at once, so the new run catches up quickly.',
+  },
   result: {
     counts:
       'Seen {{seen}}, rewritten {{rewritten}}, already current {{alreadyCurrent}}, conflicts resolved {{conflictsResolved}}, gone {{gone}}, failed {{failed}}.',
@@ -28,6 +67,8 @@ export const operatorMessages = {
     ready: 'Old key: ready to retire (for the Secrets Krypton labels)',
     blocked: 'Old key: not ready to retire',
     reason: '{{number}} × {{message}}',
+    readyShort: 'ready',
+    blockedShort: 'blocked',
   },
   groups: {
     flagged: 'Quarantined and legacy objects (re-encoded, still to review)',
@@ -56,6 +97,31 @@ export const operatorMessages = {
       'No migration of secrets created after the last run has succeeded yet. Create one for every Secret Krypton does not label:',
   },
   runs: {
+    title: 'Runs',
+    columns: {
+      scope: 'Scope',
+      by: 'Requested by',
+      requested: 'Requested',
+      finished: 'Finished',
+      dryRun: 'Dry run',
+      state: 'State',
+      verdict: 'Old key',
+      open: 'Result',
+    },
+    dryRun: 'dry run',
+    state: {
+      running: 'running',
+      cancelling: 'cancelling',
+      succeeded: 'succeeded',
+      failed: 'failed',
+      cancelled: 'cancelled',
+      interrupted: 'interrupted',
+    },
+    open: 'Show',
+    openLabel: 'Show the run of {{scope}} requested at {{time}}',
+    shown: 'shown above',
+  },
+  perNamespace: {
     title: 'Last run per namespace',
     columns: {
       namespace: 'Namespace',
@@ -68,8 +134,6 @@ export const operatorMessages = {
       failed: 'Failed',
       flagged: 'Quarantined / legacy',
     },
-    ready: 'ready',
-    blocked: 'blocked',
     inventoryFailed: 'inventory failed',
   },
 } as const;

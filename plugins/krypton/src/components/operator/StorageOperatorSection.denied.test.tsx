@@ -19,8 +19,10 @@ describe('StorageOperatorSection without the permission', () => {
     };
     const api = {
       listStorageRewrites: record('listStorageRewrites'),
+      storageRewriteRuns: record('storageRewriteRuns'),
+      storageRewriteRun: record('storageRewriteRun'),
       getStorageMigrations: record('getStorageMigrations'),
-      runStorageRewrite: record('runStorageRewrite'),
+      startStorageRewrite: record('startStorageRewrite'),
     } as Partial<KryptonApi> as KryptonApi;
     await renderInTestApp(
       <TestApiProvider

@@ -6,72 +6,128 @@ import {
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
-  StorageRewriteResult,
+  StorageRewriteRunStatus,
   kryptonStorageRewritePermission,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { kryptonApiRef } from '../../api/KryptonApi';
+import { Failure, failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
 import { StorageMigrationsPanel } from './StorageMigrationsPanel';
-import { StorageRewriteResultView } from './StorageRewriteResultView';
+import { StorageNamespacesTable } from './StorageNamespacesTable';
+import { StorageRunView } from './StorageRunView';
 import { StorageRunsTable } from './StorageRunsTable';
+import { useRunPolling } from './useRunPolling';
 
 /**
  * The operator section of the platform page: re-encode everything Krypton labels after an
- * encryption-key rotation, see whether the old key can be retired, and see the last run per
- * namespace. Only for holders of krypton.storage.rewrite; the backend checks it again.
+ * encryption-key rotation, follow the run while the backend works through it, see whether the old
+ * key can be retired, and see past runs and where each namespace stands. Only for holders of
+ * krypton.storage.rewrite; the backend checks it again.
  */
 export const StorageOperatorSection = (props: { cluster?: string }) => {
   const api = useApi(kryptonApiRef);
   const t = useKryptonT();
+  const { cluster } = props;
   const { allowed, loading: permissionLoading } = usePermission({
     permission: kryptonStorageRewritePermission,
   });
   const [namespace, setNamespace] = useState('');
-  const [running, setRunning] = useState<'run' | 'dryRun'>();
-  const [runError, setRunError] = useState<Error>();
-  const [latest, setLatest] = useState<StorageRewriteResult>();
+  const [starting, setStarting] = useState<'run' | 'dryRun'>();
+  const [startError, setStartError] = useState<Error>();
+  const [shown, setShown] = useState<StorageRewriteRunStatus>();
+  const [cancelSending, setCancelSending] = useState(false);
+  const [cancelFailure, setCancelFailure] = useState<Failure>();
   const runs = useAsyncRetry(
-    async () =>
-      allowed ? api.listStorageRewrites({ cluster: props.cluster }) : [],
-    [api, allowed, props.cluster],
+    async () => (allowed ? api.storageRewriteRuns({ cluster }) : []),
+    [api, allowed, cluster],
   );
+  const perNamespace = useAsyncRetry(
+    async () => (allowed ? api.listStorageRewrites({ cluster }) : []),
+    [api, allowed, cluster],
+  );
+
+  const show = (run: StorageRewriteRunStatus) => {
+    setShown(run);
+    setCancelFailure(undefined);
+  };
+
+  // After a reload, or while another operator's run goes on, the section follows the newest
+  // running run rather than offering to start one that the backend would refuse.
+  const listed = runs.value;
+  useEffect(() => {
+    if (shown || !listed) return;
+    const active = listed.find(run => run.state === 'running');
+    if (active) setShown(active);
+  }, [listed, shown]);
+
+  const pollFailure = useRunPolling({
+    cluster,
+    run: shown,
+    onUpdate: next => {
+      setShown(current => (current?.id === next.id ? next : current));
+      if (next.state !== 'running') {
+        runs.retry();
+        // A dry run is not kept per namespace.
+        if (!next.dryRun) perNamespace.retry();
+      }
+    },
+  });
 
   if (permissionLoading) return <Progress />;
   if (!allowed) return null;
 
-  const run = async (dryRun: boolean) => {
-    setRunning(dryRun ? 'dryRun' : 'run');
-    setRunError(undefined);
+  const start = async (dryRun: boolean) => {
+    setStarting(dryRun ? 'dryRun' : 'run');
+    setStartError(undefined);
     try {
-      setLatest(
-        await api.runStorageRewrite({
-          cluster: props.cluster,
+      show(
+        await api.startStorageRewrite({
+          cluster,
           namespace: namespace.trim() || undefined,
           dryRun: dryRun || undefined,
         }),
       );
-      if (!dryRun) runs.retry();
+      runs.retry();
     } catch (e) {
-      setRunError(e as Error);
+      setStartError(e as Error);
+      // A run of an overlapping scope is running: list it, so that it can be followed.
+      if (failureOf(e).kind === 'conflict') runs.retry();
     } finally {
-      setRunning(undefined);
+      setStarting(undefined);
     }
   };
 
+  const cancel = async () => {
+    if (!shown) return;
+    const id = shown.id;
+    setCancelSending(true);
+    setCancelFailure(undefined);
+    try {
+      const next = await api.cancelStorageRewrite({ cluster, id });
+      setShown(current => (current?.id === id ? next : current));
+    } catch (e) {
+      const failure = failureOf(e);
+      // A conflict: the run ended meanwhile, and the next read of its progress shows how.
+      if (failure.kind !== 'conflict') setCancelFailure(failure);
+    } finally {
+      setCancelSending(false);
+    }
+  };
+
+  const running = shown?.state === 'running';
+  // The table shows the run followed here as it was last read, not as it was listed.
+  const rows = (listed ?? []).map(run =>
+    shown && run.id === shown.id ? shown : run,
+  );
   // The cluster's migrations count only from the start of the last real run on.
-  const lastRealRun =
-    latest && !latest.dryRun
-      ? latest.startedAt
-      : (runs.value ?? [])
-          .map(r => r.result.startedAt)
-          .sort()
-          .pop();
+  const lastRealRun = rows.find(run => !run.dryRun && run.result)?.result
+    ?.startedAt;
 
   return (
     <InfoCard title={t('operator.title')}>
@@ -89,28 +145,50 @@ export const StorageOperatorSection = (props: { cluster?: string }) => {
         />
         <Button
           variant="outlined"
-          onClick={() => run(true)}
-          disabled={running !== undefined}
+          onClick={() => start(true)}
+          disabled={starting !== undefined || running}
           style={{ marginRight: 8 }}
         >
-          {running === 'dryRun' ? t('operator.counting') : t('operator.dryRun')}
+          {starting === 'dryRun'
+            ? t('operator.starting')
+            : t('operator.dryRun')}
         </Button>
         <Button
           variant="contained"
           color="primary"
-          onClick={() => run(false)}
-          disabled={running !== undefined}
+          onClick={() => start(false)}
+          disabled={starting !== undefined || running}
         >
-          {running === 'run' ? t('operator.running') : t('operator.run')}
+          {starting === 'run' ? t('operator.starting') : t('operator.run')}
         </Button>
       </Box>
-      {runError && <ResponseErrorPanel error={runError} />}
-      {latest && <StorageRewriteResultView result={latest} />}
-      {runs.loading ? null : (
-        <StorageMigrationsPanel cluster={props.cluster} since={lastRealRun} />
+      {startError && <ResponseErrorPanel error={startError} />}
+      {shown && (
+        <StorageRunView
+          run={shown}
+          pollFailure={pollFailure}
+          cancelSending={cancelSending}
+          cancelFailure={cancelFailure}
+          onCancel={cancel}
+        />
+      )}
+      {(listed || runs.error) && (
+        <StorageMigrationsPanel cluster={cluster} since={lastRealRun} />
       )}
       {runs.error && <ResponseErrorPanel error={runs.error} />}
-      <StorageRunsTable runs={runs.value ?? []} loading={runs.loading} />
+      <Box mb={2}>
+        <StorageRunsTable
+          runs={rows}
+          loading={runs.loading}
+          shownId={shown?.id}
+          onOpen={show}
+        />
+      </Box>
+      {perNamespace.error && <ResponseErrorPanel error={perNamespace.error} />}
+      <StorageNamespacesTable
+        runs={perNamespace.value ?? []}
+        loading={perNamespace.loading}
+      />
     </InfoCard>
   );
 };

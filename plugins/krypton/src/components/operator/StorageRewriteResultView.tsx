@@ -129,7 +129,8 @@ export const StorageRewriteResultView = ({
           {t('operator.result.listRestarts', { count: result.listRestarts })}
         </Typography>
       )}
-      {result.stopped && (
+      {/* A cancel is told by the run's own state, above the result. */}
+      {result.stopped === 'deadline' && (
         <Typography variant="body2">{t('operator.result.stopped')}</Typography>
       )}
       {(result.truncated || result.recheck?.truncated) && (

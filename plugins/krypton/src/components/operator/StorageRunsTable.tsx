@@ -1,56 +1,85 @@
 import { Table, TableColumn } from '@backstage/core-components';
-import { StorageRewriteRun } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import Button from '@material-ui/core/Button';
 import { useKryptonT } from '../../translation';
+import { RelativeTime } from '../time/RelativeTime';
+import { scopeCell, stateWord } from './runWords';
 
-/** The last run of each namespace the caller may list, with who ran it, when, and its verdict. */
+/**
+ * The runs the caller may see, newest first: what each covered, who asked and when, how it ended
+ * and its verdict, with a way to show one above (its progress while it runs, else its result).
+ */
 export const StorageRunsTable = (props: {
-  runs: StorageRewriteRun[];
+  runs: StorageRewriteRunStatus[];
   loading: boolean;
+  /** The run shown above, if any: its row says so instead of offering it again. */
+  shownId?: string;
+  onOpen: (run: StorageRewriteRunStatus) => void;
 }) => {
   const t = useKryptonT();
-  const columns: TableColumn<StorageRewriteRun>[] = [
-    { title: t('operator.runs.columns.namespace'), field: 'namespace' },
-    { title: t('operator.runs.columns.lastRun'), field: 'requestedAt' },
+  const columns: TableColumn<StorageRewriteRunStatus>[] = [
+    {
+      title: t('operator.runs.columns.scope'),
+      render: run => scopeCell(t, run.scope),
+    },
     { title: t('operator.runs.columns.by'), field: 'requestedBy' },
     {
+      title: t('operator.runs.columns.requested'),
+      render: run => <RelativeTime value={run.requestedAt} />,
+    },
+    {
+      title: t('operator.runs.columns.finished'),
+      render: run =>
+        run.finishedAt ? <RelativeTime value={run.finishedAt} /> : '—',
+    },
+    {
+      title: t('operator.runs.columns.dryRun'),
+      render: run => (run.dryRun ? t('operator.runs.dryRun') : ''),
+    },
+    {
+      title: t('operator.runs.columns.state'),
+      render: run => stateWord(t, run),
+    },
+    {
       title: t('operator.runs.columns.verdict'),
+      render: run => {
+        if (!run.result) return '—';
+        return run.result.oldKeyRetirement.verdict === 'ready'
+          ? t('operator.verdict.readyShort')
+          : t('operator.verdict.blockedShort');
+      },
+    },
+    {
+      title: t('operator.runs.columns.open'),
       render: run =>
-        run.result.oldKeyRetirement.verdict === 'ready'
-          ? t('operator.runs.ready')
-          : t('operator.runs.blocked'),
-    },
-    {
-      title: t('operator.runs.columns.seen'),
-      field: 'result.counts.seen',
-      type: 'numeric',
-    },
-    {
-      title: t('operator.runs.columns.rewritten'),
-      field: 'result.counts.rewritten',
-      type: 'numeric',
-    },
-    {
-      title: t('operator.runs.columns.alreadyCurrent'),
-      field: 'result.counts.alreadyCurrent',
-      type: 'numeric',
-    },
-    {
-      title: t('operator.runs.columns.failed'),
-      render: run =>
-        run.result.namespaceFailures.length > 0
-          ? t('operator.runs.inventoryFailed')
-          : String(run.result.counts.failed),
-    },
-    {
-      title: t('operator.runs.columns.flagged'),
-      render: run =>
-        `${run.result.counts.quarantined} / ${run.result.counts.legacy}`,
+        run.id === props.shownId ? (
+          t('operator.runs.shown')
+        ) : (
+          <Button
+            size="small"
+            color="primary"
+            onClick={() => props.onOpen(run)}
+            aria-label={t('operator.runs.openLabel', {
+              scope: scopeCell(t, run.scope),
+              time: run.requestedAt,
+            })}
+          >
+            {t('operator.runs.open')}
+          </Button>
+        ),
     },
   ];
   return (
-    <Table<StorageRewriteRun>
+    <Table<StorageRewriteRunStatus>
       title={t('operator.runs.title')}
-      options={{ paging: props.runs.length > 20, search: false }}
+      // The list is newest first; sorting or moving columns of rendered times and words adds
+      // nothing.
+      options={{
+        paging: props.runs.length > 20,
+        search: false,
+        sorting: false,
+        draggable: false,
+      }}
       columns={columns}
       data={props.runs}
       isLoading={props.loading}
