@@ -386,9 +386,9 @@ describe('listing a namespace in pages', () => {
       { clusterUrl: proxy.url },
     );
     const managed = { 'krypton.io/managed-by': 'krypton' };
-    for (let i = 0; i < 150; i += 10) {
+    for (let i = 0; i < 650; i += 25) {
       await Promise.all(
-        Array.from({ length: 10 }, (_, j) =>
+        Array.from({ length: 25 }, (_, j) =>
           admin.createSecret(ns.name, {
             metadata: {
               name: `s-${String(i + j).padStart(3, '0')}`,
@@ -413,18 +413,19 @@ describe('listing a namespace in pages', () => {
     admin.close();
   });
 
-  it('follows continuation tokens in pages of 100 and never asks for history', async () => {
+  it('follows continuation tokens in Table pages of 500 and never asks for history', async () => {
     proxy.resetRecordings();
     const res = await list();
     expect(res.status).toBe(200);
-    expect(res.body.items).toHaveLength(150);
-    expect(res.body.items[149].name).toBe('s-149');
+    expect(res.body.items).toHaveLength(650);
+    expect(res.body.items[649].name).toBe('s-649');
     const pages = proxy.requests
       .filter(r => r.path.startsWith(`/api/v1/namespaces/${ns.name}/secrets?`))
       .map(r => new URL(r.path, 'http://x').searchParams);
     expect(pages).toHaveLength(2);
     for (const page of pages) {
-      expect(page.get('limit')).toBe('100');
+      expect(page.get('limit')).toBe('500');
+      expect(page.get('includeObject')).toBe('Metadata');
       expect(page.get('labelSelector')).toBe(
         'krypton.io/managed-by=krypton,krypton.io/kind!=history',
       );
@@ -441,9 +442,14 @@ describe('listing a namespace in pages', () => {
         respond: {
           status: 200,
           body: JSON.stringify({
-            kind: 'SecretList',
+            kind: 'Table',
+            apiVersion: 'meta.k8s.io/v1',
             metadata: { continue: 'same-token' },
-            items: [],
+            columnDefinitions: ['Name', 'Type', 'Data', 'Age'].map(name => ({
+              name,
+              type: 'string',
+            })),
+            rows: [],
           }),
         },
       },

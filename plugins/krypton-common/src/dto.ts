@@ -5,15 +5,17 @@ export interface AccessRules {
   viewers: string[];
 }
 
-/** Metadata of a live Secret, as lists show it: no values. */
-export interface SecretSummary {
+/**
+ * What every view of a live Secret's metadata shows: what its metadata and type say, no values.
+ * Lists and summaries add their own facts (SecretListItem, SecretSummary).
+ */
+export interface SecretMetadataView {
   cluster: string;
   namespace: string;
   name: string;
   uid: string;
   resourceVersion: string;
   type: string;
-  immutable: boolean;
   /** Whether Krypton created or adopted the Secret. */
   managed: boolean;
   /**
@@ -23,10 +25,6 @@ export interface SecretSummary {
   version: number | null;
   description?: string;
   access: AccessRules;
-  /** Every key, text and binary. */
-  keys: string[];
-  /** Keys whose values are not lossless UTF-8 text. */
-  binaryKeys: string[];
   creationTimestamp?: string;
   /** Set while Kubernetes is deleting the Secret (for example, finalizers are pending). */
   deletionTimestamp?: string;
@@ -44,6 +42,36 @@ export interface SecretSummary {
   ownerReferences?: SecretOwnerReference[];
   /** The newest write that Kubernetes recorded in managedFields, by any writer. */
   lastChange?: SecretLastChange;
+}
+
+/**
+ * One Secret of a list. Lists read the API server's Table of Secrets with each row's metadata, so
+ * no value is ever read: the key count comes from the table, and what only the data or the full
+ * object tells (the key names, which values are binary, immutability) is not known here. The
+ * summary route (SecretSummary) knows them.
+ */
+export interface SecretListItem extends SecretMetadataView {
+  /** How many keys the Secret has, text and binary. */
+  keyCount: number;
+}
+
+/** Metadata of one live Secret, as the summary route shows it: no values. */
+export interface SecretSummary extends SecretMetadataView {
+  immutable: boolean;
+  /** Every key, text and binary. */
+  keys: string[];
+  /** Keys whose values are not lossless UTF-8 text. */
+  binaryKeys: string[];
+}
+
+/**
+ * Whether this view of a Secret is its summary, which knows the key names and immutability, or a
+ * list item, which does not.
+ */
+export function isSecretSummary(
+  secret: SecretSummary | SecretListItem,
+): secret is SecretSummary {
+  return 'keys' in secret;
 }
 
 /** An object that owns a Secret, as a summary shows it. */
@@ -91,7 +119,7 @@ export function hasValues(answer: SecretWriteAnswer): answer is SecretDto {
 }
 
 export interface SecretList {
-  items: SecretSummary[];
+  items: SecretListItem[];
 }
 
 /** The writable fields shared by create and update. */

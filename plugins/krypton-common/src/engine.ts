@@ -74,6 +74,8 @@ export type {
   SecretDto,
   SecretFields,
   SecretLastChange,
+  SecretListItem,
+  SecretMetadataView,
   SecretOwnerReference,
   SecretSummary,
   UpdateSecretRequest,

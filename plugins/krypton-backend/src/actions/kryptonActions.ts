@@ -18,6 +18,7 @@ import {
   keyDiffEntry,
   restartResult,
   secretRef,
+  secretListItem,
   secretSummary,
   versionSummary,
 } from './schemas';
@@ -69,7 +70,7 @@ export function registerKryptonActions(
     name: 'list-secrets',
     title: 'List Secrets',
     description:
-      'Lists the Secrets of a namespace that the user may see, with their metadata and key names (never values). History snapshots are never listed.',
+      "Lists the Secrets of a namespace that the user may see, with their metadata and key counts (never key names or values: the list never reads them). History snapshots are never listed. get-secret-summary gives one Secret's key names and immutability.",
     visibilityPermission: kryptonActionsReadPermission,
     attributes: READ_ONLY,
     schema: {
@@ -82,7 +83,7 @@ export function registerKryptonActions(
             .optional()
             .describe('A Kubernetes label selector, such as app=payments'),
         }),
-      output: z => z.object({ items: z.array(secretSummary) }),
+      output: z => z.object({ items: z.array(secretListItem) }),
     },
     action: async ({ input, credentials }) =>
       translated(async () => ({

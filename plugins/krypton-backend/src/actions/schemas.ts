@@ -23,20 +23,18 @@ export const accessRules = z.object({
   viewers: z.array(z.string()),
 });
 
-export const secretSummary = z.object({
+/** What every view of a Secret's metadata has (SecretMetadataView). */
+const secretMetadataView = {
   cluster: z.string(),
   namespace: z.string(),
   name: z.string(),
   uid: z.string(),
   resourceVersion: z.string(),
   type: z.string(),
-  immutable: z.boolean(),
   managed: z.boolean(),
   version: z.number().nullable(),
   description: z.string().optional(),
   access: accessRules,
-  keys: z.array(z.string()).describe('Key names only, never values'),
-  binaryKeys: z.array(z.string()),
   creationTimestamp: z.string().optional(),
   deletionTimestamp: z.string().optional(),
   labels: z.record(z.string()).optional(),
@@ -66,6 +64,19 @@ export const secretSummary = z.object({
     })
     .optional()
     .describe('The newest write that Kubernetes recorded, by any writer'),
+};
+
+export const secretSummary = z.object({
+  ...secretMetadataView,
+  immutable: z.boolean(),
+  keys: z.array(z.string()).describe('Key names only, never values'),
+  binaryKeys: z.array(z.string()),
+});
+
+/** One Secret of a list, read without its values: the key count, no key names. */
+export const secretListItem = z.object({
+  ...secretMetadataView,
+  keyCount: z.number().describe('How many keys the Secret has'),
 });
 
 export const versionSummary = z.object({

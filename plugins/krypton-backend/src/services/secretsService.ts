@@ -2,6 +2,7 @@ import {
   DeleteResult,
   KryptonError,
   SecretDto,
+  SecretListItem,
   SecretSummary,
   SecretWriteAnswer,
   kryptonSecretCreatePermission,
@@ -36,7 +37,7 @@ export class SecretsService {
   async list(
     target: SecretTarget,
     options: ListOptions,
-  ): Promise<SecretSummary[]> {
+  ): Promise<SecretListItem[]> {
     const ctx = await this.deps.callers.context(target);
     // As on every Secret route, Kubernetes RBAC answers before the permission: the policy is
     // asked beside the list and observed after it (README, Access). A conditional read filters
@@ -44,7 +45,7 @@ export class SecretsService {
     const permitted = ctx.policyOn([kryptonSecretReadPermission]);
     permitted.catch(() => undefined);
     const resources = new Map<string, KryptonSecretResource>();
-    const items = await ctx.live.listSummaries(
+    const items = await ctx.live.listItems(
       ctx.namespace,
       secret => {
         if (!ctx.mayList(secret)) return false;

@@ -9,6 +9,7 @@ import {
   PageRequest,
   Preconditions,
   ResourceType,
+  TableRow,
 } from '../kubernetes/types';
 
 /** Matches a label selector of comma-separated `k=v`, `k==v` and `k!=v` terms. */
@@ -197,6 +198,43 @@ export class InMemoryKubeGateway implements KubeGateway {
       kind: 'PartialObjectMetadata',
       metadata: o.metadata,
     }));
+    return { ...page, items, bytes: JSON.stringify(items).length };
+  }
+
+  /**
+   * A Table list with the API server's Secret columns (Name, Type, Data as the key count, Age);
+   * other resources have Name and Age only. A column that the table lacks fails the page as the
+   * REST gateway would, as MalformedResponse.
+   */
+  async listTable(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    request: PageRequest,
+    columns: readonly string[],
+  ): Promise<Page<TableRow>> {
+    this.calls.push(`listTable ${type.plural}`);
+    const page = this.page(type, namespace, request);
+    const items = page.items.map(o => {
+      const all: Record<string, unknown> = { Name: o.metadata.name, Age: '1m' };
+      if (type.plural === 'secrets') {
+        const secret = o as NativeSecret;
+        all.Type = secret.type ?? 'Opaque';
+        all.Data = Object.keys(secret.data ?? {}).length;
+      }
+      const cells: Record<string, unknown> = {};
+      for (const column of columns) {
+        if (!(column in all)) throw new KubeApiError(0, 'MalformedResponse');
+        cells[column] = all[column];
+      }
+      return {
+        cells,
+        object: {
+          apiVersion: 'meta.k8s.io/v1',
+          kind: 'PartialObjectMetadata',
+          metadata: o.metadata,
+        },
+      };
+    });
     return { ...page, items, bytes: JSON.stringify(items).length };
   }
 

@@ -1,5 +1,5 @@
 import { InMemoryKubeGateway } from '../__testUtils__/InMemoryKubeGateway';
-import { KryptonError } from '../errors';
+import { KryptonError, messages } from '../errors';
 import { textToBase64 } from '../encoding';
 import { SecretHistory } from './history';
 import { LiveGate, LiveSecrets } from './liveSecrets';
@@ -241,7 +241,7 @@ describe('LiveSecrets', () => {
       },
     });
     const all = () => true;
-    expect(await live.listSummaries(NS, all)).toEqual([]);
+    expect(await live.listItems(NS, all)).toEqual([]);
     expect((await rejection(live.load(NS, 'native'))).status).toBe(404);
     expect((await rejection(live.load(NS, 'snap'))).status).toBe(404);
 
@@ -252,50 +252,104 @@ describe('LiveSecrets', () => {
       managedOnly: false,
       historyLimit: { ok: true, value: 20 },
     });
-    expect((await open.listSummaries(NS, all)).map(s => s.name)).toEqual([
+    expect((await open.listItems(NS, all)).map(s => s.name)).toEqual([
       'native',
     ]);
   });
 
-  it('lists in pages of 100 that exclude history in the selector, sorted by name', async () => {
+  it('lists Table pages of 500 that exclude history in the selector, sorted by name, never reading values', async () => {
     const { gateway, live } = setup();
-    for (let i = 0; i < 250; i++) {
+    for (let i = 0; i < 1200; i++) {
       gateway.put(SECRETS, NS, {
         metadata: {
-          name: `s-${String(249 - i).padStart(3, '0')}`,
+          name: `s-${String(1199 - i).padStart(4, '0')}`,
           labels: { 'krypton.io/managed-by': 'krypton' },
+          annotations: { 'krypton.io/version': '4' },
         },
-        data: { k: textToBase64('v') },
+        type: i === 0 ? 'example.com/custom' : undefined,
+        data: i === 0 ? {} : { k: textToBase64('v'), b: 'AP8=' },
       });
     }
-    const pages: Array<{ selector?: string; limit: number }> = [];
-    const list = gateway.list.bind(gateway);
-    gateway.list = async (type, ns, request) => {
-      pages.push({ selector: request.labelSelector, limit: request.limit });
-      return list(type, ns, request);
+    const pages: Array<{ selector?: string; limit: number; columns: string }> =
+      [];
+    const listTable = gateway.listTable.bind(gateway);
+    gateway.listTable = async (type, ns, request, columns) => {
+      pages.push({
+        selector: request.labelSelector,
+        limit: request.limit,
+        columns: columns.join(','),
+      });
+      return listTable(type, ns, request, columns);
     };
-    const summaries = await live.listSummaries(
-      NS,
-      s => s.metadata.name !== 's-007',
-    );
-    expect(summaries).toHaveLength(249);
-    expect(summaries[0].name).toBe('s-000');
-    expect(summaries.some(s => s.name === 's-007')).toBe(false);
-    expect(summaries[0]).not.toHaveProperty('data');
+    const items = await live.listItems(NS, s => s.metadata.name !== 's-0007');
+    expect(items).toHaveLength(1199);
+    expect(items[0]).toEqual({
+      cluster: 'c',
+      namespace: NS,
+      name: 's-0000',
+      uid: expect.any(String),
+      resourceVersion: expect.any(String),
+      type: 'Opaque',
+      managed: true,
+      version: 4,
+      access: { owners: [], editors: [], viewers: [] },
+      labels: { 'krypton.io/managed-by': 'krypton' },
+      annotations: { 'krypton.io/version': '4' },
+      ownerReferences: [],
+      keyCount: 2,
+    });
+    expect(items.find(s => s.name === 's-1199')).toMatchObject({
+      type: 'example.com/custom',
+      keyCount: 0,
+    });
+    expect(items.some(s => s.name === 's-0007')).toBe(false);
     expect(pages).toEqual(
       Array(3).fill({
         selector: 'krypton.io/managed-by=krypton,krypton.io/kind!=history',
-        limit: 100,
+        limit: 500,
+        columns: 'Type,Data',
       }),
     );
+    // Only the Table was read: no request that returns values.
+    expect(gateway.calls.filter(c => c.startsWith('list'))).toEqual(
+      Array(3).fill('listTable secrets'),
+    );
   });
+
+  it.each([
+    ['a key count that is a string', { Type: 'Opaque', Data: '2' }],
+    ['a negative key count', { Type: 'Opaque', Data: -1 }],
+    ['a fractional key count', { Type: 'Opaque', Data: 1.5 }],
+    ['a type that is not a string', { Type: 7, Data: 1 }],
+    ['a missing cell', { Data: 1 }],
+  ])(
+    'refuses the whole list for %s, never a truncated one',
+    async (_, cells) => {
+      const { gateway, live } = setup();
+      for (const name of ['a', 'b']) {
+        gateway.put(SECRETS, NS, {
+          metadata: { name, labels: { 'krypton.io/managed-by': 'krypton' } },
+          data: {},
+        });
+      }
+      const listTable = gateway.listTable.bind(gateway);
+      gateway.listTable = async (type, ns, request, columns) => {
+        const page = await listTable(type, ns, request, columns);
+        const [first, ...rest] = page.items;
+        return { ...page, items: [...rest, { ...first, cells }] };
+      };
+      const err = await rejection(live.listItems(NS, () => true));
+      expect(err.status).toBe(503);
+      expect(err.message).toBe(messages.unavailable);
+    },
+  );
 
   it('refuses a namespace over the list budget instead of truncating it', async () => {
     const { gateway, live } = setup(false);
     for (let i = 0; i < 2001; i++) {
       gateway.put(SECRETS, NS, { metadata: { name: `s-${i}` }, data: {} });
     }
-    const err = await rejection(live.listSummaries(NS, () => true));
+    const err = await rejection(live.listItems(NS, () => true));
     expect(err.status).toBe(503);
     expect(err.message).toMatch(/more Secrets than Krypton lists/);
   });
@@ -314,9 +368,9 @@ describe('LiveSecrets', () => {
     expect(err.status).toBe(403);
     expect(err.message).toMatch(/never revealed/);
     // Its metadata stays listable.
-    expect((await live.listSummaries(NS, () => true)).map(s => s.name)).toEqual(
-      ['token'],
-    );
+    expect((await live.listItems(NS, () => true)).map(s => s.name)).toEqual([
+      'token',
+    ]);
   });
 
   it("drops kubectl's last-applied copy on data changes and keeps it on metadata edits", async () => {

@@ -12,6 +12,8 @@ import {
   AdoptSecretRequest,
   CreateSecretRequest,
   SecretDto,
+  SecretListItem,
+  SecretMetadataView,
   SecretSummary,
   UpdateSecretRequest,
 } from '../dto';
@@ -21,7 +23,12 @@ import { Parsed } from '../settings';
 import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { isSnapshotName } from '../validation';
 import { fromKubeError } from './errors';
-import { IncompleteListError, readInventory } from './inventory';
+import {
+  INVENTORY_BUDGET,
+  IncompleteListError,
+  InventoryBudget,
+  readInventory,
+} from './inventory';
 import {
   LAST_APPLIED_ANNOTATION,
   lastChange,
@@ -31,13 +38,55 @@ import {
 } from './secretFacts';
 import {
   DeleteOutcome,
+  KubeApiError,
   KubeGateway,
   NativeSecret,
+  Page,
+  PageRequest,
   Preconditions,
   SECRETS,
+  TableRow,
 } from './types';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+
+/** The API server's columns of a Secret Table that a list reads: the type and the key count. */
+const SECRET_COLUMNS = ['Type', 'Data'] as const;
+
+/**
+ * The budget of a Secret list. Rows of the Table carry metadata only, so pages can be as large as
+ * kubectl's (500) within the same object, byte and page limits as every other list.
+ */
+const SECRET_LIST_BUDGET: InventoryBudget = {
+  ...INVENTORY_BUDGET,
+  pageSize: 500,
+};
+
+/**
+ * A Secret of a Table row: its metadata and the type that the Type cell names, never data. A cell
+ * of the wrong kind makes the page unusable, like any other malformed answer.
+ */
+interface ListedSecret {
+  secret: NativeSecret;
+  keyCount: number;
+}
+
+function listedSecret(row: TableRow): ListedSecret {
+  const { Type: type, Data: keyCount } = row.cells;
+  if (
+    typeof type !== 'string' ||
+    typeof keyCount !== 'number' ||
+    !Number.isSafeInteger(keyCount) ||
+    keyCount < 0
+  ) {
+    throw new KubeApiError(0, 'MalformedResponse');
+  }
+  // The Type column prints an empty type as is; the API server defaults it to Opaque on write.
+  return {
+    secret: { metadata: row.object.metadata, type: type || 'Opaque' },
+    keyCount,
+  };
+}
 
 /**
  * The gates of a request, in two parts so that the one that needs no live object can run beside
@@ -204,37 +253,44 @@ export class LiveSecrets {
     secret: NativeSecret,
     binaryData: Record<string, string>,
   ): SecretSummary {
+    return {
+      ...this.metadataView(secret),
+      immutable: secret.immutable === true,
+      keys: Object.keys(secret.data ?? {}).sort(),
+      binaryKeys: Object.keys(binaryData).sort(),
+    };
+  }
+
+  /** What a Secret's metadata and type say, for summaries and list items alike. */
+  private metadataView(secret: NativeSecret): SecretMetadataView {
     const counter = parseVersionCounter(
       secret.metadata.annotations?.[this.keys.version],
     );
-    const summary: SecretSummary = {
+    const view: SecretMetadataView = {
       cluster: this.options.cluster,
       namespace: secret.metadata.namespace ?? '',
       name: secret.metadata.name ?? '',
       uid: secret.metadata.uid ?? '',
       resourceVersion: secret.metadata.resourceVersion ?? '',
       type: secret.type ?? 'Opaque',
-      immutable: secret.immutable === true,
       managed: this.isManaged(secret),
       version: counter.ok ? counter.version : null,
       access: this.accessRules(secret),
-      keys: Object.keys(secret.data ?? {}).sort(),
-      binaryKeys: Object.keys(binaryData).sort(),
     };
     const description = secret.metadata.annotations?.[this.keys.description];
-    if (description !== undefined) summary.description = description;
+    if (description !== undefined) view.description = description;
     if (secret.metadata.creationTimestamp) {
-      summary.creationTimestamp = secret.metadata.creationTimestamp;
+      view.creationTimestamp = secret.metadata.creationTimestamp;
     }
     if (secret.metadata.deletionTimestamp) {
-      summary.deletionTimestamp = secret.metadata.deletionTimestamp;
+      view.deletionTimestamp = secret.metadata.deletionTimestamp;
     }
-    summary.labels = shownLabels(secret.metadata.labels);
-    summary.annotations = shownAnnotations(secret.metadata.annotations);
-    summary.ownerReferences = shownOwnerReferences(secret.metadata);
+    view.labels = shownLabels(secret.metadata.labels);
+    view.annotations = shownAnnotations(secret.metadata.annotations);
+    view.ownerReferences = shownOwnerReferences(secret.metadata);
     const changed = lastChange(secret.metadata);
-    if (changed) summary.lastChange = changed;
-    return summary;
+    if (changed) view.lastChange = changed;
+    return view;
   }
 
   /** Runs one gateway call, turning Kubernetes failures into Krypton's fixed errors. */
@@ -391,22 +447,35 @@ export class LiveSecrets {
   }
 
   /**
-   * Summaries of every served Secret of a namespace that `visible` admits, sorted by name. Pages
-   * are summarized as they arrive, so values are held one page at a time. A namespace over the
-   * inventory budget is refused, never listed in part.
+   * Every served Secret of a namespace that `visible` admits, sorted by name. The list is read as
+   * the API server's Table of Secrets with each row's metadata: no value is ever read, and the
+   * Secret handed to `visible` has metadata and type only. A namespace over the inventory budget,
+   * or a table that does not have the expected columns and objects, is refused, never listed in
+   * part.
    */
-  async listSummaries(
+  async listItems(
     namespace: string,
     visible: (secret: NativeSecret) => boolean,
     options: ListOptions = {},
-  ): Promise<SecretSummary[]> {
-    const out: SecretSummary[] = [];
+  ): Promise<SecretListItem[]> {
+    const out: SecretListItem[] = [];
+    const fetchPage = async (
+      request: PageRequest,
+    ): Promise<Page<ListedSecret>> => {
+      const page = await this.options.gateway.listTable(
+        SECRETS,
+        namespace,
+        request,
+        SECRET_COLUMNS,
+      );
+      return { ...page, items: page.items.map(listedSecret) };
+    };
     try {
-      for await (const page of readInventory(
-        request => this.options.gateway.list(SECRETS, namespace, request),
-        { labelSelector: this.listSelector(options) },
-      )) {
-        for (const secret of page) {
+      for await (const page of readInventory(fetchPage, {
+        labelSelector: this.listSelector(options),
+        budget: SECRET_LIST_BUDGET,
+      })) {
+        for (const { secret, keyCount } of page) {
           if (this.isSnapshot(secret) || !visible(secret)) continue;
           // Service-account tokens can never be adopted, so the picker does not offer them.
           if (
@@ -414,7 +483,7 @@ export class LiveSecrets {
             (secret.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
           )
             continue;
-          out.push(this.toSummary(secret));
+          out.push({ ...this.metadataView(secret), keyCount });
         }
       }
     } catch (err) {

@@ -8,6 +8,7 @@ import {
   PageRequest,
   Preconditions,
   ResourceType,
+  TableRow,
   sanitizeReason,
 } from './types';
 
@@ -28,6 +29,12 @@ export const METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 export const METADATA_ACCEPT =
   'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+/**
+ * A list as a Table, as kubectl asks for it. With `includeObject=Metadata` each row carries the
+ * object's PartialObjectMetadata. No fallback type is offered: a server that cannot answer a
+ * Table must fail rather than send full objects.
+ */
+export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
 /** One request of the Kubernetes REST API, as RestKubeGateway shapes it. */
 export interface KubeRestRequest {
@@ -79,6 +86,54 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function isKubeObject(value: unknown): value is KubeObject {
   return isObject(value) && isObject(value.metadata);
+}
+
+/** A Go slice that may be nil: null stands for an empty one. */
+function sliceOf(value: unknown): unknown[] | undefined {
+  if (value === null) return [];
+  return Array.isArray(value) ? value : undefined;
+}
+
+/**
+ * The rows of a Table answer, with the cells of the named columns. Columns are found by their
+ * definition's name, never by position: a server may add, drop or reorder columns. A column
+ * defined twice, a requested column that is missing, a row whose cells do not match the
+ * definitions, or a row without its metadata object makes the whole table unusable (undefined).
+ */
+function tableRows(
+  body: Record<string, unknown>,
+  columns: readonly string[],
+): TableRow[] | undefined {
+  const definitions = sliceOf(body.columnDefinitions);
+  const rows = sliceOf(body.rows);
+  if (!definitions || !rows) return undefined;
+  const index = new Map<string, number>();
+  for (let i = 0; i < definitions.length; i++) {
+    const definition = definitions[i];
+    if (!isObject(definition) || typeof definition.name !== 'string')
+      return undefined;
+    if (index.has(definition.name)) return undefined;
+    index.set(definition.name, i);
+  }
+  const wanted: Array<[string, number]> = [];
+  for (const column of columns) {
+    const at = index.get(column);
+    if (at === undefined) return undefined;
+    wanted.push([column, at]);
+  }
+  const out: TableRow[] = [];
+  for (const row of rows) {
+    if (!isObject(row) || !Array.isArray(row.cells)) return undefined;
+    if (row.cells.length !== definitions.length) return undefined;
+    const object = row.object;
+    // Only metadata may come back: a full object would carry the data that this list avoids.
+    if (!isKubeObject(object) || object.kind !== 'PartialObjectMetadata')
+      return undefined;
+    const cells: Record<string, unknown> = Object.create(null);
+    for (const [column, at] of wanted) cells[column] = row.cells[at];
+    out.push({ cells, object });
+  }
+  return out;
 }
 
 /**
@@ -135,8 +190,15 @@ export class RestKubeGateway implements KubeGateway {
     const body = res.body;
     if (!isObject(body)) throw malformed();
     // An empty PartialObjectMetadataList comes with "items": null (a nil Go slice).
-    const items = body.items === null ? [] : body.items;
-    if (!Array.isArray(items) || !items.every(isKubeObject)) throw malformed();
+    const items = sliceOf(body.items);
+    if (!items || !items.every(isKubeObject)) throw malformed();
+    return this.pageOf(res, items as T[]);
+  }
+
+  /** A page of these items, with the list metadata of the answer. */
+  private pageOf<T>(res: KubeRestResponse, items: T[]): Page<T> {
+    const body = res.body;
+    if (!isObject(body)) throw malformed();
     // The API server always sends the list's metadata (ListMeta is not a pointer, so omitempty
     // keeps it) and omits "continue" on the last page. A page without metadata, or with a
     // continuation that is not a string, cannot say whether more pages follow: reading it as the
@@ -147,7 +209,7 @@ export class RestKubeGateway implements KubeGateway {
     // An estimate for progress only: one that is not a count is left out, never trusted.
     const remaining = body.metadata.remainingItemCount;
     return {
-      items: items as T[],
+      items,
       continueToken: next === undefined || next === '' ? undefined : next,
       bytes: res.bytes,
       ...(typeof remaining === 'number' &&
@@ -238,6 +300,29 @@ export class RestKubeGateway implements KubeGateway {
     if (!isObject(body) || body.kind !== 'PartialObjectMetadataList')
       throw malformed();
     return this.page<KubeObject>(res);
+  }
+
+  async listTable(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    page: PageRequest,
+    columns: readonly string[],
+  ) {
+    const request = this.listRequest(type, namespace, page);
+    const res = await this.send(
+      {
+        ...request,
+        query: { ...request.query, includeObject: 'Metadata' },
+        accept: TABLE_ACCEPT,
+      },
+      [200],
+    );
+    const body = res.body;
+    // A server or proxy that ignores the Accept header would send full objects, values included.
+    if (!isObject(body) || body.kind !== 'Table') throw malformed();
+    const rows = tableRows(body, columns);
+    if (!rows) throw malformed();
+    return this.pageOf(res, rows);
   }
 
   async create<T extends KubeObject>(

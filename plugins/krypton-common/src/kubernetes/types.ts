@@ -117,6 +117,17 @@ export interface Page<T> {
   remainingItemCount?: number;
 }
 
+/**
+ * One row of a list in the Kubernetes Table format (`as=Table`, `includeObject=Metadata`): the
+ * cells that the caller asked for, by column name, and the object's metadata, never its data.
+ */
+export interface TableRow {
+  /** Each requested column's cell, unchecked: its type is the caller's to verify. */
+  cells: Record<string, unknown>;
+  /** The row's PartialObjectMetadata. */
+  object: KubeObject;
+}
+
 /** UID and resourceVersion that a mutation must still find on the object. */
 export interface Preconditions {
   uid: string;
@@ -166,6 +177,18 @@ export interface KubeGateway {
     namespace: string,
     page: PageRequest,
   ): Promise<Page<KubeObject>>;
+  /**
+   * One page in the Table format with each row's PartialObjectMetadata: the server's columns
+   * (for Secrets: Name, Type, Data as the key count, Age), never data. Every named column must be
+   * defined by the table, and every row must carry cells for all columns and a metadata object;
+   * otherwise the page fails as MalformedResponse.
+   */
+  listTable(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    page: PageRequest,
+    columns: readonly string[],
+  ): Promise<Page<TableRow>>;
   create<T extends KubeObject>(
     type: ResourceType<T>,
     namespace: string,

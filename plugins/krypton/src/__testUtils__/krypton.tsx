@@ -10,6 +10,7 @@ import {
 import {
   KryptonConfigDto,
   SecretDto,
+  SecretListItem,
   SecretSummary,
 } from '@krypton/plugin-krypton-common';
 import { ReactNode } from 'react';
@@ -45,6 +46,22 @@ export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {
     binaryKeys: [],
     ...overrides,
   };
+}
+
+/**
+ * A Secret as a list answers it: the summary's metadata with a key count, and neither key names,
+ * binary keys nor immutability (a list never reads the full object).
+ */
+export function listItem(
+  overrides: Partial<SecretListItem> = {},
+): SecretListItem {
+  const {
+    keys,
+    binaryKeys: _binaryKeys,
+    immutable: _immutable,
+    ...view
+  } = summary();
+  return { ...view, keyCount: keys.length, ...overrides };
 }
 
 export function secretDto(

@@ -9,6 +9,7 @@ import {
   KryptonApis,
   TestConfig,
   baseUrl,
+  listItem,
   summary,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
@@ -92,7 +93,7 @@ describe('EntityKryptonContent', () => {
         selectors.push(new URL(request.url).searchParams.get('labelSelector'));
         return HttpResponse.json({
           items: [
-            summary({ namespace: 'payments', name: 'api-key', version: 7 }),
+            listItem({ namespace: 'payments', name: 'api-key', version: 7 }),
           ],
         });
       }),
@@ -214,13 +215,61 @@ describe('EntityKryptonContent', () => {
     );
   });
 
+  it('offers Roll back… on a selected row, whose immutability only the History tab knows', async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets`, () =>
+        HttpResponse.json({
+          items: [
+            listItem({ name: 'listed' }),
+            listItem({
+              name: 'token',
+              type: 'kubernetes.io/service-account-token',
+            }),
+          ],
+        }),
+      ),
+    );
+    const entity: Entity = {
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Component',
+      metadata: {
+        name: 'c',
+        annotations: {
+          'krypton.io/secrets-selector': 'app=payments',
+          'backstage.io/kubernetes-namespace': 'demo',
+        },
+      },
+    };
+    await renderInTestApp(
+      <KryptonApis>
+        <EntityProvider entity={entity}>
+          <EntityKryptonContent />
+        </EntityProvider>
+      </KryptonApis>,
+      { mountedRoutes: { '/krypton': rootRouteRef } },
+    );
+
+    // A list item has no immutable flag: the link goes to the History tab, which tells.
+    expect(
+      await within(
+        await screen.findByRole('row', { name: /listed/ }),
+      ).findByRole('link', { name: 'Roll back listed…' }),
+    ).toHaveAttribute('href', expect.stringContaining('rollback=1'));
+    // What the list does know still blocks at once.
+    const token = await within(row('token')).findByRole('link', {
+      name: 'Roll back token…',
+    });
+    expect(token).toHaveAttribute('aria-disabled', 'true');
+    expect(token).toHaveAccessibleDescription(messages.serviceAccountToken);
+  });
+
   it('lists a Secret that is both named and selected once', async () => {
     server.use(
       http.get(`${baseUrl}/namespaces/demo/secrets/db/summary`, () =>
         HttpResponse.json(summary()),
       ),
       http.get(`${baseUrl}/clusters/prod/namespaces/demo/secrets`, () =>
-        HttpResponse.json({ items: [summary({ cluster: 'prod' })] }),
+        HttpResponse.json({ items: [listItem({ cluster: 'prod' })] }),
       ),
       http.get(
         `${baseUrl}/clusters/prod/namespaces/demo/secrets/db/summary`,

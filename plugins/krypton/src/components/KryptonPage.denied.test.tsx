@@ -9,7 +9,7 @@ import {
   KryptonApis,
   baseUrl,
   kryptonConfig,
-  summary,
+  listItem,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
 import { KryptonPage } from './KryptonPage';
@@ -37,8 +37,8 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
         HttpResponse.json({
           items:
             new URL(request.url).searchParams.get('adoptable') === 'true'
-              ? [summary({ name: 'legacy', managed: false })]
-              : [summary()],
+              ? [listItem({ name: 'legacy', managed: false })]
+              : [listItem()],
         }),
       ),
       http.post(`${baseUrl}/namespaces/demo/secrets/legacy/adopt`, () => {

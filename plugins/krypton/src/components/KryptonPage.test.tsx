@@ -11,6 +11,7 @@ import {
   baseUrl,
   kryptonConfig,
   secretDto,
+  listItem,
   summary,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
@@ -52,7 +53,7 @@ function serveBasics() {
 /** Serves a namespace's list, counting the reads. */
 function serveList(
   url: string,
-  items = [summary(), summary({ name: 'api-key', version: 7 })],
+  items = [listItem(), listItem({ name: 'api-key', version: 7 })],
 ) {
   const reads = { count: 0, adoptable: 0 };
   server.use(
@@ -61,7 +62,7 @@ function serveList(
         reads.adoptable += 1;
         return HttpResponse.json({
           items: [
-            summary({
+            listItem({
               name: 'legacy',
               resourceVersion: '42',
               managed: false,
@@ -87,7 +88,7 @@ describe('KryptonPage', () => {
     serveBasics();
     serveList(`${baseUrl}/namespaces/demo/secrets`);
     serveList(`${baseUrl}/clusters/prod/namespaces/demo/secrets`, [
-      summary({ cluster: 'prod', name: 'remote' }),
+      listItem({ cluster: 'prod', name: 'remote' }),
     ]);
     const user = userEvent.setup();
     await renderAt('/krypton');

@@ -4,6 +4,7 @@ import {
   KryptonConfigDto,
   Principal,
   SecretAction,
+  SecretListItem,
   SecretSummary,
   kryptonSecretRestorePermission,
   secretResourceRef,
@@ -16,7 +17,11 @@ import { SECRET_ACTIONS, decideActions, limitByType } from './access/decide';
 import { restoreBlock } from './history/restoreBlock';
 
 export interface RollBackActionProps {
-  summary: SecretSummary;
+  /**
+   * A named ref's summary, or a list's item, which does not know immutability: such a row links
+   * to the History tab, which gives the reason.
+   */
+  summary: SecretSummary | SecretListItem;
   /** The detail view's History tab, opening the newest restorable version. */
   to: string;
   principal?: Principal;

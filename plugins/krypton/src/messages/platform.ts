@@ -42,9 +42,10 @@ export const platformMessages = {
     secret: 'Secret to adopt',
     choose: 'Choose a Secret',
     option: '{{name}} ({{type}})',
-    facts:
-      'Keys: {{keys}}. Revision {{revision}}: adopting is refused if the Secret changes meanwhile.',
-    noKeys: 'none',
+    facts_one:
+      '{{count}} key. Revision {{revision}}: adopting is refused if the Secret changes meanwhile.',
+    facts_other:
+      '{{count}} keys. Revision {{revision}}: adopting is refused if the Secret changes meanwhile.',
     description: 'Description',
     pick: 'Pick a Secret to adopt.',
     checking: 'Checking your permissions…',

@@ -16,7 +16,7 @@ import {
   KryptonApis,
   baseUrl,
   kryptonConfig,
-  summary,
+  listItem,
 } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
 import {
@@ -133,7 +133,7 @@ function serve(options: { restartEnabled?: boolean } = {}) {
     http.get(`${baseUrl}/namespaces/demo/secrets`, () => {
       calls.namespaceLists += 1;
       return HttpResponse.json({
-        items: [summary({ name: 'api-key', version: 7 })],
+        items: [listItem({ name: 'api-key', version: 7 })],
       });
     }),
     http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),

@@ -1,4 +1,9 @@
-import { SecretSummary, messages } from '@krypton/plugin-krypton-common';
+import {
+  SecretListItem,
+  SecretSummary,
+  isSecretSummary,
+  messages,
+} from '@krypton/plugin-krypton-common';
 import { ActionDecisions, SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
 import { KryptonT } from '../../translation';
 
@@ -6,10 +11,12 @@ import { KryptonT } from '../../translation';
  * Why no version of this Secret can be restored now, in the user's words, or undefined when
  * restore is offered. The backend decides in the end; these are the refusals the UI can see
  * coming, so that it does not offer a button that can only fail. The API's fixed messages are
- * shown as the server would send them.
+ * shown as the server would send them. A list item does not know immutability (lists never read
+ * the full object), so an immutable Secret from a list is offered, and its History tab, which
+ * reads the summary, gives the reason.
  */
 export function restoreBlock(
-  summary: SecretSummary | undefined,
+  summary: SecretSummary | SecretListItem | undefined,
   decisions: ActionDecisions | undefined,
   t: KryptonT,
 ): string | undefined {
@@ -19,7 +26,7 @@ export function restoreBlock(
   if (summary.deletionTimestamp) {
     return t('history.blocks.pendingDeletion');
   }
-  if (summary.immutable) {
+  if (isSecretSummary(summary) && summary.immutable) {
     return t('history.blocks.immutable');
   }
   if (summary.type === SERVICE_ACCOUNT_TOKEN_TYPE) {

@@ -2,7 +2,7 @@ import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { renderInTestApp } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { summary } from '../../__testUtils__/krypton';
+import { listItem, summary } from '../../__testUtils__/krypton';
 import { SecretTable } from './SecretTable';
 import { problemRow, summaryRow } from './secretRows';
 
@@ -26,9 +26,11 @@ const rows = [
     }),
     { namespace: 'demo', name: 'database-credentials' },
   ),
+  // A row from a list: it knows the key count only.
   summaryRow(
-    summary({
+    listItem({
       name: 'leaving',
+      keyCount: 4,
       deletionTimestamp: ago(5 * 60_000),
       creationTimestamp: ago(30 * 24 * HOUR),
     }),
@@ -139,6 +141,15 @@ describe('SecretTable', () => {
     expect(
       within(row('leaving')).getByText('Since', { exact: false }),
     ).toHaveTextContent('Since 5 minutes ago');
+    const listed = document.getElementById(
+      within(row('leaving'))
+        .getByRole('button', { name: 'Details of leaving' })
+        .getAttribute('aria-controls')!,
+    )!;
+    expect(detail(listed, 'Keys')).toHaveTextContent('4');
+    // A list never reads the full object: what only it tells is not claimed.
+    expect(within(listed).queryByText('Immutable')).toBeNull();
+    expect(within(listed).queryByText('Binary keys')).toBeNull();
 
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'false');

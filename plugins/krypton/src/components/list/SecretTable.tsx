@@ -6,6 +6,7 @@ import {
   Table,
   TableColumn,
 } from '@backstage/core-components';
+import { isSecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
@@ -16,7 +17,7 @@ import { KryptonT, useKryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { EntityRefList } from './EntityRefList';
-import { SecretRow, ShownSecretRow, shownRow } from './secretRows';
+import { SecretRow, ShownSecretRow, keyCountOf, shownRow } from './secretRows';
 
 export interface SecretTableProps {
   title: string;
@@ -67,9 +68,12 @@ function RowDetails({ id, row }: { id: string; row: SecretRow }) {
       <Detail label={t('list.details.managed')}>
         {yesNo(summary.managed)}
       </Detail>
-      <Detail label={t('list.details.immutable')}>
-        {yesNo(summary.immutable)}
-      </Detail>
+      {/* A list's row does not know immutability: its History tab tells. */}
+      {isSecretSummary(summary) && (
+        <Detail label={t('list.details.immutable')}>
+          {yesNo(summary.immutable)}
+        </Detail>
+      )}
       <Detail label={t('list.details.pendingDeletion')}>
         {row.pending
           ? t('list.details.since', {
@@ -77,10 +81,12 @@ function RowDetails({ id, row }: { id: string; row: SecretRow }) {
             })
           : t('list.no')}
       </Detail>
-      <Detail label={t('list.details.keys')}>{summary.keys.length}</Detail>
-      <Detail label={t('list.details.binaryKeys')}>
-        {summary.binaryKeys.length}
-      </Detail>
+      <Detail label={t('list.details.keys')}>{keyCountOf(summary)}</Detail>
+      {isSecretSummary(summary) && (
+        <Detail label={t('list.details.binaryKeys')}>
+          {summary.binaryKeys.length}
+        </Detail>
+      )}
       <Detail label={t('list.details.owners')}>
         <EntityRefList refs={summary.access.owners} />
       </Detail>

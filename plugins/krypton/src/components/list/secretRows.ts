@@ -1,4 +1,8 @@
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import {
+  SecretListItem,
+  SecretSummary,
+  isSecretSummary,
+} from '@krypton/plugin-krypton-common';
 import { SecretLocation } from '../../api/KryptonApi';
 import { KryptonT } from '../../translation';
 
@@ -26,8 +30,20 @@ export interface SecretRow {
   lastChange: string;
   /** The server's fixed message for a link that did not resolve. */
   problem?: string;
-  /** The live Secret the row shows; absent on a problem row. */
-  summary?: SecretSummary;
+  /**
+   * The live Secret the row shows; absent on a problem row. A named ref's row has its summary; a
+   * list's row has a list item, which knows the key count only, not the key names, the binary keys
+   * or immutability.
+   */
+  summary?: RowSecret;
+}
+
+/** What a readable row knows of its Secret: a summary, or a list item. */
+export type RowSecret = SecretSummary | SecretListItem;
+
+/** How many keys the Secret has, from either view. */
+export function keyCountOf(secret: RowSecret): number {
+  return isSecretSummary(secret) ? secret.keys.length : secret.keyCount;
 }
 
 /** The version counter as the user should read it; null is a counter an operator must repair. */
@@ -36,7 +52,7 @@ export function formatVersion(t: KryptonT, version: number | null): string {
 }
 
 export function summaryRow(
-  summary: SecretSummary,
+  summary: RowSecret,
   location: SecretLocation,
 ): SecretRow {
   return {

@@ -10,7 +10,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { KryptonApis, baseUrl, summary } from '../../__testUtils__/krypton';
+import {
+  KryptonApis,
+  baseUrl,
+  listItem,
+  summary,
+} from '../../__testUtils__/krypton';
 import { AdoptDialog } from './AdoptDialog';
 
 const server = setupServer();
@@ -37,7 +42,7 @@ function serveAdopt() {
     http.get(`${baseUrl}/namespaces/demo/secrets`, () =>
       HttpResponse.json({
         items: [
-          summary({
+          listItem({
             name: 'legacy',
             resourceVersion: '42',
             managed: false,

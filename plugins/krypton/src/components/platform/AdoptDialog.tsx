@@ -4,6 +4,7 @@ import { usePermission } from '@backstage/plugin-permission-react';
 import {
   IdentityMode,
   SecretAction,
+  SecretListItem,
   SecretSummary,
   kryptonSecretUpdatePermission,
   secretResourceRef,
@@ -50,7 +51,7 @@ export interface AdoptDialogProps {
  * the picked Secret: the update permission and, where the Secret already has rules, owner rights.
  */
 function useAdoptDecision(
-  secret: SecretSummary | undefined,
+  secret: SecretListItem | undefined,
   identityMode: IdentityMode | undefined,
 ): ActionDecision | undefined {
   const { principal } = usePrincipal();
@@ -189,7 +190,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
           <>
             <Typography variant="body2" color="textSecondary">
               {t('platform.adopt.facts', {
-                keys: picked.keys.join(', ') || t('platform.adopt.noKeys'),
+                count: picked.keyCount,
                 revision: picked.resourceVersion,
               })}
             </Typography>

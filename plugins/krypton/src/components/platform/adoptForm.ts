@@ -1,7 +1,7 @@
 import {
   AccessRules,
   AdoptSecretRequest,
-  SecretSummary,
+  SecretMetadataView,
   tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
 import { KryptonT } from '../../translation';
@@ -26,7 +26,7 @@ export interface AdoptErrors {
  * change this before adopting.
  */
 export function adoptDraftFor(
-  secret: SecretSummary,
+  secret: SecretMetadataView,
   userEntityRef: string | undefined,
 ): AdoptDraft {
   const owners =
@@ -78,7 +78,7 @@ export const hasAdoptErrors = (errors: AdoptErrors) =>
  * 409 rather than adopted unseen, and the complete rules and description as the form shows them.
  */
 export function buildAdoptRequest(
-  secret: SecretSummary,
+  secret: SecretMetadataView,
   draft: AdoptDraft,
 ): AdoptSecretRequest {
   const access = {} as AccessRules;
