@@ -300,12 +300,12 @@ export class InMemoryKubeGateway implements KubeGateway {
    * written again: its resourceVersion stays (`rewrites` lists the names that were written anyway,
    * as a stale encoding would be).
    */
-  async mergePatch<T extends KubeObject>(
-    type: ResourceType<T>,
+  async mergePatch(
+    type: ResourceType<KubeObject>,
     namespace: string,
     name: string,
     patch: Record<string, unknown>,
-  ): Promise<T> {
+  ): Promise<KubeObject> {
     this.calls.push(`mergePatch ${type.plural} ${name}`);
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw new KubeApiError(404, 'NotFound');
@@ -331,7 +331,14 @@ export class InMemoryKubeGateway implements KubeGateway {
       this.bump(merged);
       this.objects.set(this.key(type, namespace, name), merged);
     }
-    return this.clone(this.objects.get(this.key(type, namespace, name))) as T;
+    // Like the API server asked for PartialObjectMetadata: the metadata, never the data.
+    return {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: this.clone(
+        this.objects.get(this.key(type, namespace, name))!.metadata,
+      ),
+    };
   }
 
   /** Marks objects as stored with an old encoding: their next no-op write re-encodes them. */

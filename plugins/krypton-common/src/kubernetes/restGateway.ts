@@ -429,8 +429,8 @@ export class RestKubeGateway implements KubeGateway {
     return this.object<T>(res);
   }
 
-  async mergePatch<T extends KubeObject>(
-    type: ResourceType<T>,
+  async mergePatch(
+    type: ResourceType<KubeObject>,
     namespace: string,
     name: string,
     patch: Record<string, unknown>,
@@ -441,11 +441,16 @@ export class RestKubeGateway implements KubeGateway {
         path: this.path(type, namespace, name),
         body: patch,
         contentType: 'application/merge-patch+json',
+        // The API server answers a write in the requested form as well: the metadata, without
+        // the values of a Secret that may hold up to 1 MiB of them.
+        accept: METADATA_ACCEPT,
         resource: type.plural,
       },
       [200],
     );
-    return this.object<T>(res);
+    if (!isObject(res.body) || res.body.kind !== 'PartialObjectMetadata')
+      throw malformed();
+    return this.object<KubeObject>(res);
   }
 
   async delete<T extends KubeObject>(

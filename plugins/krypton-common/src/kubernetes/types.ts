@@ -213,14 +213,16 @@ export interface KubeGateway {
   ): Promise<T>;
   /**
    * A JSON merge patch (RFC 7386). With metadata.uid and metadata.resourceVersion in it, it is
-   * conditional on both: another revision answers 409, another UID 422.
+   * conditional on both: another revision answers 409, another UID 422. The answer is the
+   * object's PartialObjectMetadata, never its data: the storage rewrite sends one per object and
+   * reads only the revision.
    */
-  mergePatch<T extends KubeObject>(
-    type: ResourceType<T>,
+  mergePatch(
+    type: ResourceType<KubeObject>,
     namespace: string,
     name: string,
     patch: Record<string, unknown>,
-  ): Promise<T>;
+  ): Promise<KubeObject>;
   /** A delete with UID and resourceVersion preconditions. */
   delete<T extends KubeObject>(
     type: ResourceType<T>,
