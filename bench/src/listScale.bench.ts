@@ -8,6 +8,10 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
+import {
+  METADATA_LIST_ACCEPT,
+  TABLE_ACCEPT,
+} from '@krypton/plugin-krypton-common/engine';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
@@ -44,9 +48,6 @@ import {
  */
 
 const SECRETS = 2_000;
-const METADATA_LIST =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
 /** The objects of a list answer: the items of a list, or the rows' objects of a Table. */
 function listedObjects(body: unknown): Array<{ data?: object }> {
@@ -221,11 +222,11 @@ describe('the list of 2,000 managed Secrets', () => {
     const ops: Op[] = [
       {
         name: 'raw metadata-only list, one request (baseline)',
-        run: () => rawList(METADATA_LIST),
+        run: () => rawList(METADATA_LIST_ACCEPT),
       },
       {
         name: "raw metadata-only list, kubectl's pages of 500",
-        run: () => rawList(METADATA_LIST, 500),
+        run: () => rawList(METADATA_LIST_ACCEPT, 500),
       },
       {
         name: 'raw list with values, pages of 100 (what Krypton asked for before)',
@@ -233,7 +234,7 @@ describe('the list of 2,000 managed Secrets', () => {
       },
       {
         name: 'raw Table with metadata, pages of 500 (what Krypton asks for)',
-        run: () => rawList(TABLE, 500, 'Metadata'),
+        run: () => rawList(TABLE_ACCEPT, 500, 'Metadata'),
       },
       { name: 'Krypton GET .../secrets (platform page)', run: kryptonList },
     ];

@@ -1,6 +1,11 @@
-import { ControlPlane, startControlPlane } from '@krypton/kube-testenv';
+import {
+  ControlPlane,
+  aescbcEncryptionConfig,
+  startControlPlane,
+} from '@krypton/kube-testenv';
 import { kryptonKeys } from '@krypton/plugin-krypton-common';
 import {
+  METADATA_LIST_ACCEPT,
   NativeSecret,
   buildSnapshot,
   inPool,
@@ -35,27 +40,8 @@ const OBJECTS = LIVE * (1 + SNAPSHOTS_PER_LIVE);
 const NS = 'rewrite-bench';
 const KEYS = kryptonKeys('krypton.io');
 const MANAGED = 'krypton.io/managed-by=krypton';
-const METADATA_LIST =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 /** The memory goal of issue 17: under 32 MiB above idle. */
 const MEMORY_GOAL = 32 * 1024 * 1024;
-
-function encryptionConfig(keys: Array<[string, string]>): string {
-  return [
-    'apiVersion: apiserver.config.k8s.io/v1',
-    'kind: EncryptionConfiguration',
-    'resources:',
-    '  - resources: [secrets]',
-    '    providers:',
-    '      - aescbc:',
-    '          keys:',
-    ...keys.flatMap(([name, secret]) => [
-      `            - name: ${name}`,
-      `              secret: ${secret}`,
-    ]),
-    '      - identity: {}',
-  ].join('\n');
-}
 
 interface RunFigures {
   ms: number;
@@ -85,7 +71,7 @@ describe('storage rewrite of 20,000 objects', () => {
       keys[primary - 1],
       ...keys.filter((_, i) => i !== primary - 1),
     ];
-    writeFileSync(configFile, encryptionConfig(order));
+    writeFileSync(configFile, aescbcEncryptionConfig(order));
     await cp.restartApiServer();
   }
 
@@ -142,7 +128,7 @@ describe('storage rewrite of 20,000 objects', () => {
           limit: '100',
           continue: continueToken,
         },
-        accept: METADATA_LIST,
+        accept: METADATA_LIST_ACCEPT,
       });
       if (page.status !== 200) throw new Error(`list: ${page.status}`);
       const body = page.body as {
@@ -218,7 +204,7 @@ describe('storage rewrite of 20,000 objects', () => {
   }
 
   beforeAll(async () => {
-    writeFileSync(configFile, encryptionConfig([keys[0]]));
+    writeFileSync(configFile, aescbcEncryptionConfig([keys[0]]));
     const [deployedDir, plane] = await Promise.all([
       buildDeployedBackend(),
       startControlPlane({ encryptionConfig: configFile }),

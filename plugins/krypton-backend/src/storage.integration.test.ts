@@ -1,4 +1,9 @@
-import { ControlPlane, binDir, startControlPlane } from '@krypton/kube-testenv';
+import {
+  ControlPlane,
+  aescbcEncryptionConfig,
+  binDir,
+  startControlPlane,
+} from '@krypton/kube-testenv';
 import {
   NativeSecret,
   UNMANAGED_SECRETS_NOTE,
@@ -31,24 +36,6 @@ const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28]).toString(
 );
 const KEY1 = randomBytes(32).toString('base64');
 const KEY2 = randomBytes(32).toString('base64');
-
-/** An aescbc EncryptionConfiguration for Secrets with these keys, the first one primary. */
-function encryptionConfig(keys: Array<[string, string]>): string {
-  return [
-    'apiVersion: apiserver.config.k8s.io/v1',
-    'kind: EncryptionConfiguration',
-    'resources:',
-    '  - resources: [secrets]',
-    '    providers:',
-    '      - aescbc:',
-    '          keys:',
-    ...keys.flatMap(([name, secret]) => [
-      `            - name: ${name}`,
-      `              secret: ${secret}`,
-    ]),
-    '      - identity: {}',
-  ].join('\n');
-}
 
 /** Everything of a Secret that a rewrite must not change. */
 const stable = (s: NativeSecret) => ({
@@ -145,7 +132,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
     admin.listSecrets(NS, 'krypton.io/managed-by=krypton');
 
   beforeAll(async () => {
-    writeFileSync(configFile, encryptionConfig([['key1', KEY1]]));
+    writeFileSync(configFile, aescbcEncryptionConfig([['key1', KEY1]]));
     cp = await startControlPlane({ encryptionConfig: configFile });
     admin = new AdminClient(cp.state.identities.admin.kubeconfig);
     krypton = await startKryptonBackend(
@@ -242,7 +229,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
   it('re-encodes every Krypton object with key2, quarantined and legacy ones byte-identical, and finds the old key ready to retire', async () => {
     writeFileSync(
       configFile,
-      encryptionConfig([
+      aescbcEncryptionConfig([
         ['key2', KEY2],
         ['key1', KEY1],
       ]),
@@ -471,7 +458,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
     }
     expect(await storedWith('other')).toBe('key2');
     expect(await keysIn(NS)).toEqual({ key2: 9 });
-    writeFileSync(configFile, encryptionConfig([['key2', KEY2]]));
+    writeFileSync(configFile, aescbcEncryptionConfig([['key2', KEY2]]));
     await cp.restartApiServer();
     expect(loadedConfigHash()).toBe(fileHash());
     for (const name of ['db', 'tls']) {

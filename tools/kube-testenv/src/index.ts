@@ -15,6 +15,7 @@ export {
   useTestNamespace,
 } from './testCluster';
 export type { IdentityKey } from './testCluster';
+export { aescbcEncryptionConfig } from './encryptionConfig';
 export { startFaultProxy } from './faultProxy';
 export type {
   FaultAction,
