@@ -9,6 +9,7 @@ import {
   KryptonApis,
   TestConfig,
   baseUrl,
+  kryptonConfig,
   listItem,
   summary,
 } from '../__testUtils__/krypton';
@@ -57,6 +58,12 @@ const forbidden = () =>
 
 describe('EntityKryptonContent', () => {
   registerMswTestHooks(server);
+  // Every mount reads the plugin's config (the Roll back action needs the identity mode).
+  beforeEach(() =>
+    server.use(
+      http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+    ),
+  );
 
   it('lists named and selected Secrets, with the reason for links that do not resolve', async () => {
     const selectors: Array<string | null> = [];
@@ -107,7 +114,7 @@ describe('EntityKryptonContent', () => {
     expect(await screen.findByText('api-key')).toBeInTheDocument();
     expect(selectors).toEqual(['app=payments']);
     expect(
-      screen.getByText('1 Secret(s) match app=payments in payments.'),
+      screen.getByText('1 Secret matches app=payments in payments.'),
     ).toBeInTheDocument();
 
     // Links carry the entity, whose workloads the Consumers tab lists first.
@@ -283,7 +290,7 @@ describe('EntityKryptonContent', () => {
       'krypton.io/cluster': 'prod',
     });
     expect(
-      await screen.findByText('1 Secret(s) match app=db in demo.'),
+      await screen.findByText('1 Secret matches app=db in demo.'),
     ).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'db' })).toHaveLength(1);
   });

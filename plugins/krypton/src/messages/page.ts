@@ -15,9 +15,8 @@ export const pageMessages = {
     selectorFailed: 'Could not list the Secrets that match {{where}}',
     selectorWhere: '{{selector}} in {{namespace}}',
     noneMatch: 'No Secrets match {{where}}.',
-    // English keeps today's "Secret(s)" in both forms; other languages inflect per count.
-    matched_one: '{{count}} Secret(s) match {{where}}.',
-    matched_other: '{{count}} Secret(s) match {{where}}.',
+    matched_one: '{{count}} Secret matches {{where}}.',
+    matched_other: '{{count}} Secrets match {{where}}.',
     tableTitle: 'Linked Secrets',
   },
 } as const;
