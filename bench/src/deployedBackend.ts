@@ -6,13 +6,16 @@ import {
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   mkdirSync,
+  mkdtempSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -84,6 +87,41 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** process.memoryUsage() of the backend, in bytes. */
+export interface BackendMemory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** What the backend held since the previous `peak()`. */
+export interface BackendMemoryPeak {
+  /** The highest of each figure sampled every 20 ms, garbage included. */
+  sampled: BackendMemory;
+  /** The highest of each figure right after the periodic full collections (all 0 without). */
+  collected: BackendMemory;
+  /** How many periodic full collections ran, and their time in milliseconds. */
+  collections: number;
+  collectionMs: number;
+  /** The memory when `peak()` answered. */
+  now: BackendMemory;
+}
+
+/**
+ * The memory of the backend seen from inside its process (see memoryProbe.js): the resident set
+ * also holds V8's and the allocator's free pages, which they need not give back.
+ */
+export interface BackendMemoryProbe {
+  /** Full collections now; the memory that survives them, what the backend keeps. */
+  collect(): Promise<BackendMemory>;
+  /** Full collections every `ms` from now on, each followed by a sample; 0 stops them. */
+  collectEvery(ms: number): Promise<void>;
+  /** The peaks since the previous call; sampling starts again. */
+  peak(): Promise<BackendMemoryPeak>;
+}
+
 export interface DeployedBackend {
   url: string;
   /** A Backstage token of the example's guest, `user:default/guest` of `group:default/team-a`. */
@@ -92,6 +130,8 @@ export interface DeployedBackend {
   cpuMs(): number;
   /** The backend process's resident set now (VmRSS of /proc/<pid>/status), in bytes. */
   rssBytes(): number;
+  /** Present when started with `memoryProbe`. */
+  memoryProbe?: BackendMemoryProbe;
   stop(): Promise<void>;
 }
 
@@ -113,6 +153,58 @@ function rssBytesOf(pid: number): number {
   return Number(kib) * 1024;
 }
 
+/**
+ * The bench's side of memoryProbe.js: each command is renamed into <dir>/cmd (so the probe never
+ * reads half of one), and its answer is the line of <dir>/out with the same sequence number.
+ */
+function memoryProbeIn(dir: string): BackendMemoryProbe {
+  let seq = 0;
+  const ask = async (command: string): Promise<unknown> => {
+    const mine = String(++seq);
+    writeFileSync(join(dir, 'cmd.next'), `${mine} ${command}`);
+    renameSync(join(dir, 'cmd.next'), join(dir, 'cmd'));
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      await new Promise(r => setTimeout(r, 50));
+      let out: string;
+      try {
+        out = readFileSync(join(dir, 'out'), 'utf8');
+      } catch {
+        continue;
+      }
+      // The last element is the line being written, if any.
+      for (const line of out.split('\n').slice(0, -1)) {
+        const answer = JSON.parse(line) as { seq: string; result: unknown };
+        if (answer.seq !== mine) continue;
+        const error = (answer.result as { error?: string }).error;
+        if (error) throw new Error(`memory probe: ${error}`);
+        return answer.result;
+      }
+    }
+    throw new Error(`the memory probe did not answer "${command}" in 60 s`);
+  };
+  return {
+    collect: async () => (await ask('gc')) as BackendMemory,
+    collectEvery: async ms => {
+      await ask(`collectEvery ${ms}`);
+    },
+    peak: async () => {
+      const result = (await ask('peak')) as {
+        sampled: BackendMemory;
+        collected: { memory: BackendMemory; collections: number; ms: number };
+        now: BackendMemory;
+      };
+      return {
+        sampled: result.sampled,
+        collected: result.collected.memory,
+        collections: result.collected.collections,
+        collectionMs: result.collected.ms,
+        now: result.now,
+      };
+    },
+  };
+}
+
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise(r => child.once('exit', r));
@@ -127,7 +219,8 @@ async function stopProcess(child: ChildProcess): Promise<void> {
  * (impersonation mode, the permission backend with the example policy, notifications, the auditor
  * on the root logger, SQLite in memory), on the test run's control plane with Krypton's token.
  * `krypton` is merged into the example's `krypton` block; Server-Timing is on, so that each answer
- * says where its time went.
+ * says where its time went. `memoryProbe` preloads memoryProbe.js (with `--expose-gc`), which
+ * only samples process.memoryUsage() until the bench asks it for more.
  */
 export async function startDeployedBackend(
   dir: string,
@@ -135,6 +228,7 @@ export async function startDeployedBackend(
   krypton: Record<string, unknown> = {},
   /** Another control plane than the test run's (one with encryption at rest, for example). */
   controlPlane?: ControlPlaneState,
+  options: { memoryProbe?: boolean } = {},
 ): Promise<DeployedBackend> {
   const state = controlPlane ?? testClusterState();
   const port = await freePort();
@@ -189,10 +283,20 @@ export async function startDeployedBackend(
   const log = openSync(join(dir, `backend.${name}.log`), 'w');
   // KRYPTON_BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each backend there when it stops.
   const profileDir = process.env.KRYPTON_BENCH_CPU_PROFILE;
+  const probeDir = options.memoryProbe
+    ? mkdtempSync(join(tmpdir(), 'krypton-memory-probe-'))
+    : undefined;
   const child = spawn(
     process.execPath,
     [
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(probeDir
+        ? [
+            '--expose-gc',
+            '--require',
+            join(repoRoot, 'bench/src/memoryProbe.js'),
+          ]
+        : []),
       '.',
       '--config',
       join(repoRoot, 'app-config.yaml'),
@@ -201,13 +305,17 @@ export async function startDeployedBackend(
     ],
     {
       cwd: join(dir, 'packages/backend'),
-      env: cleanEnv({ NODE_ENV: 'production' }),
+      env: cleanEnv({
+        NODE_ENV: 'production',
+        ...(probeDir ? { BENCH_MEMORY_PROBE_DIR: probeDir } : {}),
+      }),
       stdio: ['ignore', log, log],
     },
   );
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) {
+      if (probeDir) rmSync(probeDir, { recursive: true, force: true });
       throw new Error(
         `the deployed backend exited; see ${join(dir, `backend.${name}.log`)}`,
       );
@@ -218,6 +326,7 @@ export async function startDeployedBackend(
     if (ready) break;
     if (Date.now() > deadline) {
       await stopProcess(child);
+      if (probeDir) rmSync(probeDir, { recursive: true, force: true });
       throw new Error('the deployed backend did not become ready in 180 s');
     }
     await new Promise(r => setTimeout(r, 500));
@@ -233,7 +342,11 @@ export async function startDeployedBackend(
     guestToken: identity.backstageIdentity.token,
     cpuMs: () => cpuMsOf(child.pid!),
     rssBytes: () => rssBytesOf(child.pid!),
-    stop: () => stopProcess(child),
+    ...(probeDir ? { memoryProbe: memoryProbeIn(probeDir) } : {}),
+    stop: async () => {
+      await stopProcess(child);
+      if (probeDir) rmSync(probeDir, { recursive: true, force: true });
+    },
   };
 }
 
