@@ -4,11 +4,19 @@ import {
   useTestNamespace,
 } from '@krypton/kube-testenv';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
-import { readFileSync } from 'node:fs';
+import {
+  kryptonSecretReadPermission,
+  kryptonSecretRevealPermission,
+  kryptonSecretUpdatePermission,
+} from '@krypton/plugin-krypton-common';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
+import { join } from 'node:path';
 import { Answer, exchange } from './clients';
+import { ProfileWindow, monotonicUs, summarizeCpuProfile } from './cpuProfile';
 import {
   DeployedBackend,
   buildDeployedBackend,
@@ -49,6 +57,15 @@ describe('the example backend as deployed', () => {
   let at100: DeployedBackend;
   const backendAgent = new http.Agent({ keepAlive: true });
   let kubeAgent: https.Agent;
+  // With KRYPTON_BENCH_CPU_PROFILE=<dir>, the backends write CPU profiles there when they stop;
+  // the load phases' stretches of them are summarized then.
+  const profileDir = process.env.KRYPTON_BENCH_CPU_PROFILE;
+  const profilesBefore = new Set<string>();
+  const loadWindows: Array<ProfileWindow & { updates: number }> = [];
+  const profiles = () =>
+    profileDir
+      ? readdirSync(profileDir).filter(f => f.endsWith('.cpuprofile'))
+      : [];
 
   /** Krypton's routes for the bench namespace's Secrets, as the guest of one backend. */
   const kryptonSecrets = (backend: DeployedBackend) => {
@@ -91,6 +108,7 @@ describe('the example backend as deployed', () => {
   };
 
   beforeAll(async () => {
+    profiles().forEach(f => profilesBefore.add(f));
     const dir = await buildDeployedBackend();
     at20 = await startDeployedBackend(dir, 'limit20', { historyLimit: 20 });
     at100 = await startDeployedBackend(dir, 'limit100', { historyLimit: 100 });
@@ -123,6 +141,22 @@ describe('the example backend as deployed', () => {
     admin.close();
     backendAgent.destroy();
     kubeAgent?.destroy();
+    // Each backend's profile is the one that spent more CPU in its own load phase.
+    for (const file of profiles().filter(f => !profilesBefore.has(f))) {
+      const path = join(profileDir!, file);
+      const [busiest] = loadWindows
+        .map(w => ({
+          w,
+          cpu: summarizeCpuProfile(path, w, { top: 0 }).cpuMs,
+        }))
+        .sort((a, b) => b.cpu - a.cpu);
+      if (!busiest) continue;
+      const { text } = summarizeCpuProfile(path, busiest.w, {
+        top: 25,
+        perUnit: { count: busiest.w.updates, unit: 'update' },
+      });
+      process.stdout.write(`\n${text}\n`);
+    }
   });
 
   it('GET, update and restore against raw requests, split by phase', async () => {
@@ -208,26 +242,87 @@ describe('the example backend as deployed', () => {
       return answer;
     };
 
-    // The floor of an update under the limit: the round trips the spec orders one after another
-    // (read the live Secret, save the snapshot, list the history's metadata for retention and
-    // the archive checks, replace the live Secret), sent raw and impersonated as Krypton sends them.
+    // The floors: the round trips that the spec and Backstage require, sent alone from here.
+    // Kubernetes requests go as Krypton sends them: Krypton's token, impersonating the guest.
     const kryptonToken = kubeConfigFor('krypton').getCurrentUser()!.token!;
     const impersonated = {
       Authorization: `Bearer ${kryptonToken}`,
       'Impersonate-User': 'user:default/guest',
       'Impersonate-Group': ['group:default/team-a'],
     };
-    let floorN = 0;
-    const floorUpdate = async () => {
-      const live = json(
-        await exchange(rawUrl('floor'), {
-          agent: kubeAgent,
-          headers: impersonated,
-          expect: 200,
+    const impersonatedGet = (name: string) =>
+      exchange(rawUrl(name), {
+        agent: kubeAgent,
+        headers: impersonated,
+        expect: 200,
+      });
+    /**
+     * One request to the permission backend with the permissions that Krypton asks together. The
+     * backend asks on the guest's behalf (a plugin token that it signs, wrapping the guest's
+     * token) and without a resource; a user's own token may ask for resource permissions only
+     * with a resource ref, so this one names the Secret. The example's policy allows everything,
+     * so the ref changes no work behind it.
+     */
+    const permissionRequest = (
+      backend: DeployedBackend,
+      permissions: Array<typeof kryptonSecretReadPermission>,
+      name: string,
+    ) =>
+      exchange(`${backend.url}/api/permission/authorize`, {
+        agent: backendAgent,
+        method: 'POST',
+        headers: asGuest(backend),
+        body: JSON.stringify({
+          items: permissions.map(permission => ({
+            id: randomUUID(),
+            resourceRef: `local/${ns.name}/${name}`,
+            permission,
+          })),
         }),
-      );
-      // Two histories, as under the limit, so that neither list grows past 100.
-      const bucket = `b${floorN % 2}`;
+        expect: 200,
+      });
+    const signIn = (backend: DeployedBackend) =>
+      exchange(`${backend.url}/api/krypton/config`, {
+        agent: backendAgent,
+        headers: asGuest(backend),
+        expect: 200,
+      });
+    const valuePermissions = [
+      kryptonSecretReadPermission,
+      kryptonSecretRevealPermission,
+    ];
+    /** A GET's floor: the sign-in check, then the Kubernetes GET beside the permission request. */
+    const floorGet = async () => {
+      await signIn(at20);
+      const [answer] = await Promise.all([
+        impersonatedGet('get'),
+        permissionRequest(at20, valuePermissions, 'get'),
+      ]);
+      return answer;
+    };
+
+    // The floor of an update under the limit: the round trips the spec orders one after another
+    // (read the live Secret, save the snapshot, list the history's metadata for retention and
+    // the archive checks, replace the live Secret), sent raw and impersonated as Krypton sends them.
+    // With Backstage's part, the sign-in check comes first and the permission request (the update
+    // and the reveal of the answer, in one) runs beside the live read, as in Krypton.
+    let floorN = 0;
+    const floorUpdate = (withBackstage: boolean) => async () => {
+      const [read] = await (withBackstage
+        ? signIn(at100).then(() =>
+            Promise.all([
+              impersonatedGet('floor'),
+              permissionRequest(
+                at100,
+                [kryptonSecretUpdatePermission, ...valuePermissions],
+                'floor',
+              ),
+            ]),
+          )
+        : Promise.all([impersonatedGet('floor')]));
+      const live = json(read);
+      // Four histories, two per floor row, as under the limit, so that no list grows past 100.
+      const bucket = `b${floorN % 4}`;
       await exchange(`${state.server}/api/v1/namespaces/${ns.name}/secrets`, {
         agent: kubeAgent,
         method: 'POST',
@@ -269,9 +364,11 @@ describe('the example backend as deployed', () => {
       });
     };
 
+    const RAW_GET = 'raw GET (own token, keep-alive)';
+    const RAW_PUT = 'raw PUT (own token, keep-alive)';
     const ops: Op[] = [
       {
-        name: 'raw GET (own token, keep-alive)',
+        name: RAW_GET,
         run: () =>
           exchange(rawUrl('get'), {
             agent: kubeAgent,
@@ -280,18 +377,37 @@ describe('the example backend as deployed', () => {
           }),
       },
       {
-        name: 'Krypton GET /config (sign-in only)',
-        baseline: 'raw GET (own token, keep-alive)',
+        name: 'backend GET /api/krypton/health (no sign-in)',
+        baseline: RAW_GET,
         run: () =>
-          exchange(`${at20.url}/api/krypton/config`, {
+          exchange(`${at20.url}/api/krypton/health`, {
             agent: backendAgent,
-            headers: asGuest(at20),
             expect: 200,
           }),
       },
       {
+        name: 'Krypton GET /config (sign-in only)',
+        baseline: RAW_GET,
+        run: () => signIn(at20),
+      },
+      {
+        name: 'floor part: the GET, impersonated',
+        baseline: RAW_GET,
+        run: () => impersonatedGet('get'),
+      },
+      {
+        name: 'floor part: the permission request',
+        baseline: RAW_GET,
+        run: () => permissionRequest(at20, valuePermissions, 'get'),
+      },
+      {
+        name: 'floor: sign-in, then GET beside permission',
+        baseline: RAW_GET,
+        run: floorGet,
+      },
+      {
         name: 'Krypton GET secret (values)',
-        baseline: 'raw GET (own token, keep-alive)',
+        baseline: RAW_GET,
         run: () =>
           exchange(kryptonUrl(at20, 'get'), {
             agent: backendAgent,
@@ -301,7 +417,7 @@ describe('the example backend as deployed', () => {
       },
       {
         name: 'Krypton GET summary (metadata)',
-        baseline: 'raw GET (own token, keep-alive)',
+        baseline: RAW_GET,
         run: () =>
           exchange(`${kryptonUrl(at20, 'get')}/summary`, {
             agent: backendAgent,
@@ -309,25 +425,30 @@ describe('the example backend as deployed', () => {
             expect: 200,
           }),
       },
-      { name: 'raw PUT (own token, keep-alive)', run: rawPut },
+      { name: RAW_PUT, run: rawPut },
       {
         name: "floor: an update's 4 serial round trips, raw",
-        baseline: 'raw PUT (own token, keep-alive)',
-        run: floorUpdate,
+        baseline: RAW_PUT,
+        run: floorUpdate(false),
+      },
+      {
+        name: 'floor: sign-in + permission + the 4 trips',
+        baseline: RAW_PUT,
+        run: floorUpdate(true),
       },
       {
         name: 'Krypton PUT under the limit (100)',
-        baseline: 'raw PUT (own token, keep-alive)',
+        baseline: RAW_PUT,
         run: putUnder,
       },
       {
         name: 'Krypton PUT at the limit (20)',
-        baseline: 'raw PUT (own token, keep-alive)',
+        baseline: RAW_PUT,
         run: putAt,
       },
       {
         name: 'Krypton restore at the limit (20)',
-        baseline: 'raw PUT (own token, keep-alive)',
+        baseline: RAW_PUT,
         run: restore,
       },
     ];
@@ -339,48 +460,72 @@ describe('the example backend as deployed', () => {
         [] as Map<string, { ms: number; calls: number }>[],
       ]),
     );
-    const cpuBefore = { at20: at20.cpuMs(), at100: at100.cpuMs() };
+    // Both backends' CPU across each operation; what an answer leaves behind (a log line, a
+    // notification) lands in the next operation's share, which is small beside a request's.
+    const cpu = new Map(ops.map(op => [op.name, 0]));
+    const backendCpu = () => at20.cpuMs() + at100.cpuMs();
     for (let round = 0; round < WARMUP + RUNS; round++) {
       for (const op of ops) {
+        const cpu0 = backendCpu();
         const t0 = process.hrtime.bigint();
         const answer = await op.run();
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         if (round < WARMUP) continue;
+        cpu.set(op.name, cpu.get(op.name)! + backendCpu() - cpu0);
         samples.get(op.name)!.push(ms);
         phases
           .get(op.name)!
           .push(serverTimingOf(answer.headers['server-timing']));
       }
     }
-    const cpuMs =
-      at20.cpuMs() - cpuBefore.at20 + at100.cpuMs() - cpuBefore.at100;
-    const kryptonRequests =
-      (WARMUP + RUNS) * ops.filter(op => op.name.startsWith('Krypton')).length;
+    const kryptonOps = ops.filter(op => op.name.startsWith('Krypton'));
+    const cpuMs = kryptonOps.reduce((sum, op) => sum + cpu.get(op.name)!, 0);
+    const kryptonRequests = RUNS * kryptonOps.length;
 
     const sample = (name: string): Sample => ({
       name,
       ms: samples.get(name)!,
     });
-    const splitRows = ops
-      .filter(op => op.name.startsWith('Krypton'))
-      .map(op => {
-        const all = phases.get(op.name)!;
-        const client = median(samples.get(op.name)!);
-        const total = median(all.map(p => p.get('total')?.ms ?? 0));
-        const cells = PHASES.map(phase =>
-          median(all.map(p => p.get(phase)?.ms ?? 0)).toFixed(2),
-        );
-        const trips = median(all.map(p => p.get('kube')?.calls ?? 0));
-        const asks = median(all.map(p => p.get('permission')?.calls ?? 0));
-        return [
-          op.name,
-          client.toFixed(2),
-          (client - total).toFixed(2),
-          ...cells,
-          trips,
-          asks,
-        ];
-      });
+    // The GET's floor again from its parts' medians: the sign-in check, then the slower of the
+    // Kubernetes GET and the permission request, which Krypton runs side by side.
+    const p50 = (name: string) => median(samples.get(name)!);
+    const getParts = {
+      signIn: p50('Krypton GET /config (sign-in only)'),
+      get: p50('floor part: the GET, impersonated'),
+      permission: p50('floor part: the permission request'),
+    };
+    const getFloor =
+      getParts.signIn + Math.max(getParts.get, getParts.permission);
+    const getFloorByParts = `GET floor from its parts (p50): sign-in ${getParts.signIn.toFixed(
+      2,
+    )} + max(GET ${getParts.get.toFixed(
+      2,
+    )}, permission ${getParts.permission.toFixed(2)}) = ${getFloor.toFixed(
+      2,
+    )} ms (×${(getFloor / p50(RAW_GET)).toFixed(
+      2,
+    )} the raw GET); Krypton's GET is ${(
+      p50('Krypton GET secret (values)') - getFloor
+    ).toFixed(2)} ms above it`;
+    const splitRows = kryptonOps.map(op => {
+      const all = phases.get(op.name)!;
+      const client = median(samples.get(op.name)!);
+      const total = median(all.map(p => p.get('total')?.ms ?? 0));
+      const cells = PHASES.map(phase =>
+        median(all.map(p => p.get(phase)?.ms ?? 0)).toFixed(2),
+      );
+      const trips = median(all.map(p => p.get('kube')?.calls ?? 0));
+      const asks = median(all.map(p => p.get('permission')?.calls ?? 0));
+      return [
+        op.name,
+        client.toFixed(2),
+        (client - total).toFixed(2),
+        ...cells,
+        trips,
+        asks,
+        (cpu.get(op.name)! / RUNS).toFixed(1),
+      ];
+    });
 
     process.stdout.write(
       `\n${formatTable(
@@ -394,10 +539,12 @@ describe('the example backend as deployed', () => {
           baseline: op.baseline ? sample(op.baseline) : undefined,
         })),
       )}\n\n${formatColumns(
-        "Where the time goes (medians of each phase, ms, from the Server-Timing header): \"outside\" is HTTP and Backstage's middleware in front of Krypton's router (token check, rate limit, CORS, helmet); auth is Krypton's own credentials read; concurrent calls of one phase count once, and phases that overlap each other (the permission check runs beside the live read) each count in full; trips are Kubernetes requests, asks requests to the permission backend",
-        ['operation', 'client', 'outside', ...PHASES, 'trips', 'asks'],
+        "Where the time goes (medians of each phase, ms, from the Server-Timing header): \"outside\" is HTTP and Backstage's middleware in front of Krypton's router (token check, rate limit, CORS, helmet); auth is Krypton's own credentials read; concurrent calls of one phase count once, and phases that overlap each other (the permission check runs beside the live read) each count in full; trips are Kubernetes requests, asks requests to the permission backend; CPU is both backends' CPU time per request",
+        ['operation', 'client', 'outside', ...PHASES, 'trips', 'asks', 'CPU'],
         splitRows,
-      )}\n\nBackend CPU: ${(cpuMs / kryptonRequests).toFixed(
+      )}\n\n${getFloorByParts}\n\nBackend CPU: ${(
+        cpuMs / kryptonRequests
+      ).toFixed(
         2,
       )} ms per Krypton request on average over both backends (${kryptonRequests} requests, ${cpuMs.toFixed(
         0,
@@ -521,11 +668,19 @@ describe('the example backend as deployed', () => {
         }
       };
       const started = Date.now();
+      const fromUs = monotonicUs();
       await Promise.all([
         ...Array.from({ length: CLIENTS / 2 }, () => client(hot)),
         ...own.map(secret => client(secret)),
       ]);
       const seconds = (Date.now() - started) / 1000;
+      if (target.backend)
+        loadWindows.push({
+          name: `load phase of ${target.name}`,
+          fromUs,
+          toUs: monotonicUs(),
+          updates: ok,
+        });
       const rate = ok / seconds;
       if (target === raw) rawRate = rate;
       const cpu = target.backend ? target.backend.cpuMs() - cpuBefore : NaN;

@@ -66,6 +66,8 @@ describe('Server-Timing (krypton.diagnostics.serverTiming)', () => {
       'total',
     ]);
     expect(timing.get('kube')?.calls).toBe(1);
+    // Read and reveal, asked in one request before the audit record and taken by the gate.
+    expect(timing.get('permission')?.calls).toBe(1);
     // The initiated and the succeeded record of the value read.
     expect(timing.get('audit')?.calls).toBe(2);
     const total = timing.get('total')!.dur;

@@ -355,6 +355,26 @@ describe('entity refs', () => {
     );
   });
 
+  it("lowercases any name as Backstage's toLocaleLowerCase('en-US') does", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+          .filter(name => !/[:/\s]/.test(name)),
+        name => {
+          const ref = `User:Default/${name}`;
+          expect(tryNormalizeEntityRef(ref)).toBe(
+            ref.toLocaleLowerCase('en-US'),
+          );
+        },
+      ),
+    );
+    // Letters whose lowercase differs in Turkish or Lithuanian, and the final sigma.
+    expect(
+      tryNormalizeEntityRef('user:default/\u0130I\u03a3\u0391\u03a3'),
+    ).toBe('user:default/i\u0307i\u03c3\u03b1\u03c2');
+  });
+
   it('refuses other kinds and malformed refs', () => {
     for (const ref of [
       'component:default/x',

@@ -122,6 +122,12 @@ export interface SecretRequestContext extends ClusterRequestContext {
   ): Promise<ResourceDecision>;
   /** Refuses (403) a Secret that the policy's decision does not allow. */
   requirePolicy(allows: ResourceDecision, secret: NativeSecret): void;
+  /**
+   * Sends the policy question of these actions now, so that the permission request (the slowest
+   * step of a read) runs beside the work before the gate, such as writing the audit event; the
+   * gate then takes this request's answer instead of asking again.
+   */
+  askEarly(actions: readonly SecretAction[]): void;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
   /**
@@ -298,6 +304,7 @@ export function createContextResolver(deps: ContextDeps) {
       resourceOf,
       policyOn,
       requirePolicy,
+      askEarly: actions => ask(permissionsFor(actions)),
       mayList: secret => !aclDenies(secret, 'read'),
       answerFor: writePermissions => {
         ask([...writePermissions, ...permissionsFor(VALUE_ACTIONS)]);

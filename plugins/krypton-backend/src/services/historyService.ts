@@ -5,6 +5,7 @@ import {
   parseRestoreRequest,
   parseVersionParam,
 } from '@krypton/plugin-krypton-common';
+import { VALUE_ACTIONS } from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { SecretTarget, admitSecretName, permissionsFor } from './callers';
 import { ServiceDeps } from './deps';
@@ -33,6 +34,7 @@ export class HistoryService {
     const ctx = await this.deps.callers.context(target);
     const version = parseVersionParam(rawVersion);
     const meta = { ...ctx.auditMeta(name), version: String(version) };
+    ctx.askEarly(VALUE_ACTIONS);
     return this.deps.audited(ctx, AUDIT_EVENTS.versionRead, meta, async () => ({
       result: await ctx.versioned.version(
         ctx.namespace,

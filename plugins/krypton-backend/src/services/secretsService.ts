@@ -12,7 +12,11 @@ import {
   parseUpdateRequest,
   validateLabelSelector,
 } from '@krypton/plugin-krypton-common';
-import { LiveGate, NativeSecret } from '@krypton/plugin-krypton-common/engine';
+import {
+  LiveGate,
+  NativeSecret,
+  VALUE_ACTIONS,
+} from '@krypton/plugin-krypton-common/engine';
 import { AUDIT_EVENTS } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { SecretTarget, admitSecretName, permissionsFor } from './callers';
@@ -100,6 +104,7 @@ export class SecretsService {
   async get(target: SecretTarget, name: string): Promise<SecretDto> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
+    ctx.askEarly(VALUE_ACTIONS);
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.read,
