@@ -33,6 +33,16 @@ export type {
   HistoryCleanupCounts,
   KryptonErrorCode,
 } from './errors';
+// The rules of history views that both hosts draw (the Backstage plugin takes them from the root
+// entry): the key diff, its sides, retention and what blocks a restore, and what marks a Secret as
+// Krypton's.
+export * from './keyDiff';
+export * from './versionSides';
+export * from './retention';
+export * from './restoreBlock';
+export { isManagedSecret } from './secretTraits';
+export { MANAGED_BY_VALUE, kryptonKeys } from './annotations';
+export { messages } from './errors';
 export type { SecretAction } from './access';
 export type { KryptonKeys } from './annotations';
 export type { Parsed } from './settings';

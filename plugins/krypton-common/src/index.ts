@@ -21,4 +21,8 @@ export * from './entityLinks';
 export * from './entityRefs';
 export * from './keyDiff';
 export * from './lineDiff';
+export * from './secretTraits';
+export * from './versionSides';
+export * from './retention';
+export * from './restoreBlock';
 export * from './signals';

@@ -13,6 +13,9 @@ import {
   parseHistoryLimit,
   parseManagedOnly,
 } from '@krypton/plugin-krypton-common/engine';
+import { WEB_CRYPTO_MISSING } from './messages';
+
+export { WEB_CRYPTO_MISSING };
 
 /** The settings the engines read; each defaults as an unconfigured Krypton server does. */
 export interface HeadlampKryptonSettings {
@@ -41,9 +44,6 @@ export const RBAC_ONLY_GATE: LiveGate = {
   admit: () => {},
 };
 
-export const WEB_CRYPTO_MISSING =
-  "Krypton needs the browser's Web Crypto, which only a secure context has: open Headlamp over HTTPS or on localhost.";
-
 /**
  * History names and binds snapshots by SHA-256 of the live UID (common's hash32, on Web Crypto).
  * Browsers give `crypto.subtle` to secure contexts only, so an in-cluster Headlamp on plain HTTP
@@ -62,6 +62,8 @@ export interface HeadlampKrypton {
   versioned: VersionedSecrets;
   restart: RestartConsumers;
   gate: LiveGate;
+  /** The settings in force, for views that foretell what the engines will do (retention). */
+  settings: HeadlampKryptonSettings;
 }
 
 /**
@@ -100,5 +102,5 @@ export function headlampKrypton(options: {
     gateway: options.gateway,
     annotationPrefix: settings.annotationPrefix,
   });
-  return { live, versioned, restart, gate: RBAC_ONLY_GATE };
+  return { live, versioned, restart, gate: RBAC_ONLY_GATE, settings };
 }

@@ -19,6 +19,7 @@ import {
 } from '../dto';
 import { emptyMap, losslessText, textToBase64 } from '../encoding';
 import { KryptonError, messages } from '../errors';
+import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { Parsed } from '../settings';
 import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { isSnapshotName } from '../validation';
@@ -48,7 +49,7 @@ import {
   TableRow,
 } from './types';
 
-export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+export { SERVICE_ACCOUNT_TOKEN_TYPE };
 
 /** The API server's columns of a Secret Table that a list reads: the type and the key count. */
 const SECRET_COLUMNS = ['Type', 'Data'] as const;
@@ -225,7 +226,7 @@ export class LiveSecrets {
   }
 
   isManaged(secret: NativeSecret): boolean {
-    return secret.metadata.labels?.[this.keys.managedBy] === MANAGED_BY_VALUE;
+    return isManagedSecret(secret.metadata.labels, this.keys);
   }
 
   /** History snapshots are never live Secrets, whatever their name looks like. */

@@ -1,11 +1,14 @@
-import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
+import {
+  VersionDto,
+  VersionSummary,
+  LiveComparison,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { useKryptonT } from '../../translation';
-import { LiveComparison } from './sides';
 import {
   ComparedSide,
   VersionComparison,

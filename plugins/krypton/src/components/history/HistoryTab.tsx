@@ -6,6 +6,10 @@ import {
   SecretWriteAnswer,
   VersionSummary,
   tryNormalizeEntityRef,
+  newestRestorable,
+  retentionOutlook,
+  LiveComparison,
+  liveComparison,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -31,10 +35,8 @@ import { ActionDecisions } from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
 import { CompareVersions } from './CompareVersions';
-import { retentionOutlook } from './retention';
-import { newestRestorable, restoreBlock } from './restoreBlock';
+import { restoreBlock } from './restoreBlock';
 import { PinnedLive, RestoreDialog } from './RestoreDialog';
-import { LiveComparison, liveComparison } from './sides';
 import {
   HistoryState,
   serverMessage,

@@ -6,6 +6,9 @@ import {
   VersionSummary,
   DiffSide,
   keyDiff,
+  LiveComparison,
+  versionKeysSide,
+  versionSide,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -22,7 +25,6 @@ import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
-import { LiveComparison, versionKeysSide, versionSide } from './sides';
 import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
 

@@ -1,11 +1,16 @@
-import { DiffSide, VersionDto, keyDiff } from '@krypton/plugin-krypton-common';
+import {
+  DiffSide,
+  VersionDto,
+  keyDiff,
+  LiveComparison,
+  versionSide,
+} from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { useMemo } from 'react';
 import { KryptonT, useKryptonT } from '../../translation';
 import { KeyDiffTable } from './KeyDiffTable';
-import { LiveComparison, versionSide } from './sides';
 import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
 

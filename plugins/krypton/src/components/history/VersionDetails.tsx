@@ -1,11 +1,14 @@
-import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
+import {
+  VersionDto,
+  VersionSummary,
+  LiveComparison,
+} from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { useKryptonT } from '../../translation';
 import { SecretValues } from '../values';
-import { LiveComparison } from './sides';
 import { LoadFailure, Loading, VersionComparison } from './VersionComparison';
 import { useVersionValues } from './useVersionValues';
 

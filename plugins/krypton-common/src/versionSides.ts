@@ -1,14 +1,9 @@
-import {
-  SecretDto,
-  SecretSummary,
-  VersionDto,
-  VersionSummary,
-  DiffSide,
-} from '@krypton/plugin-krypton-common';
+import { SecretDto, SecretSummary, VersionDto, VersionSummary } from './dto';
+import { DiffSide } from './keyDiff';
 
 /**
- * Why the live side is missing (unreadable) or holds keys only (the others); the components
- * say it in words (history.live.* messages).
+ * Why the live side is missing (unreadable) or holds keys only (the others); each host says it in
+ * its own words.
  */
 export type LiveReason =
   | 'unreadable'

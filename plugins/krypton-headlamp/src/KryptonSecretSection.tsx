@@ -1,0 +1,100 @@
+import { KryptonError } from '@krypton/plugin-krypton-common/engine';
+import { SectionBox } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useMemo } from 'react';
+import { HeadlampKrypton } from './engines';
+import { HistorySection } from './history/HistorySection';
+import { text } from './messages';
+import {
+  HeadlampResource,
+  isManaged,
+  managedLabel,
+  shownSecret,
+} from './shownSecret';
+
+export interface KryptonSecretSectionProps {
+  resource: HeadlampResource;
+  /** Krypton's engines for a cluster; throws when they cannot run here (no Web Crypto). */
+  connect: (cluster: string) => HeadlampKrypton;
+}
+
+type Connection = { krypton: HeadlampKrypton } | { failure: string };
+
+function connectTo(
+  connect: (cluster: string) => HeadlampKrypton,
+  cluster: string,
+): Connection {
+  try {
+    return { krypton: connect(cluster) };
+  } catch (error) {
+    // Krypton's own refusals carry fixed texts (WEB_CRYPTO_MISSING); nothing else is shown.
+    if (error instanceof KryptonError) return { failure: error.message };
+    throw error;
+  }
+}
+
+/** The honest limits of Krypton inside Headlamp, on screen next to what it offers. */
+function Limits() {
+  return (
+    <Alert severity="info">
+      <AlertTitle>{text.section.limitsTitle}</AlertTitle>
+      <Typography variant="body2" paragraph>
+        {text.section.rbacOnly}
+      </Typography>
+      <Typography variant="body2">{text.section.outsideEdits}</Typography>
+    </Alert>
+  );
+}
+
+/**
+ * Krypton's section on Headlamp's Secret details view. An insecure context (no Web Crypto) gets
+ * Krypton's refusal instead of the section; a Secret that Krypton does not manage, or a history
+ * snapshot itself, gets a note instead of a history.
+ */
+export function KryptonSecretSection(props: KryptonSecretSectionProps) {
+  const secret = shownSecret(props.resource);
+  const { connect } = props;
+  const cluster = secret?.cluster;
+  const connection = useMemo(
+    () => (cluster === undefined ? undefined : connectTo(connect, cluster)),
+    [connect, cluster],
+  );
+  if (!secret || !connection) return null;
+
+  if ('failure' in connection)
+    return (
+      <SectionBox title={text.section.title}>
+        <Alert severity="warning">
+          <AlertTitle>{text.section.webCryptoTitle}</AlertTitle>
+          {connection.failure}
+        </Alert>
+      </SectionBox>
+    );
+
+  const { krypton } = connection;
+  let body: JSX.Element;
+  if (krypton.live.isSnapshot(secret.native)) {
+    body = <Typography variant="body2">{text.section.snapshot}</Typography>;
+  } else if (!isManaged(secret, krypton.settings.annotationPrefix)) {
+    body = (
+      <Typography variant="body2">
+        {text.section.notManaged(
+          managedLabel(krypton.settings.annotationPrefix),
+        )}
+      </Typography>
+    );
+  } else {
+    body = <HistorySection krypton={krypton} secret={secret} />;
+  }
+  return (
+    <SectionBox title={text.section.title}>
+      <Box display="flex" flexDirection="column" gap={2}>
+        <Limits />
+        {body}
+      </Box>
+    </SectionBox>
+  );
+}

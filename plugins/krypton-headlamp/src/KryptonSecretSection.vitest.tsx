@@ -1,0 +1,317 @@
+import {
+  KubeApiError,
+  SECRETS,
+  messages,
+} from '@krypton/plugin-krypton-common/engine';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { headlampKrypton } from './engines';
+import {
+  CLUSTER,
+  NS,
+  encode,
+  inMemoryKrypton,
+} from './__testUtils__/inMemoryKrypton';
+import { renderInHeadlamp } from './__testUtils__/renderInHeadlamp';
+import { KryptonSecretSection } from './KryptonSecretSection';
+import { WEB_CRYPTO_MISSING } from './messages';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function show(env: ReturnType<typeof inMemoryKrypton>, name: string) {
+  const resource = await env.resource(name);
+  const view = renderInHeadlamp(
+    <KryptonSecretSection resource={resource} connect={() => env.krypton} />,
+  );
+  return { ...view, resource };
+}
+
+const table = () => screen.findByRole('table', { name: 'Versions' });
+const rowOf = async (version: string) =>
+  within(await table())
+    .getByRole('rowheader', { name: new RegExp(`^${version}\\b`) })
+    .closest('tr')!;
+
+describe('KryptonSecretSection: the history states', () => {
+  it('says the history is loading while the list is on its way, and the honest limits', async () => {
+    const env = inMemoryKrypton({ listMetadata: () => new Promise(() => {}) });
+    env.put('db', { password: 'p1' });
+    await show(env, 'db');
+    expect(
+      await screen.findByRole('progressbar', { name: 'Loading the history…' }),
+    ).toBeTruthy();
+    expect(screen.getByText('Krypton history')).toBeTruthy();
+    expect(screen.getByText(/RBAC is the only gate/)).toBeTruthy();
+    expect(
+      screen.getByText(/access-rule annotations .* are advisory/),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Edits made outside Krypton.* are not captured in history/,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('shows an empty history as empty, with no table', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await show(env, 'db');
+    expect(await screen.findByText(/^No versions yet\./)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('tells a refusal of the user’s RBAC (403) apart from an empty history, and retries', async () => {
+    let denied = true;
+    const env = inMemoryKrypton({
+      listMetadata: (...args) =>
+        denied
+          ? Promise.reject(new KubeApiError(403, 'Forbidden'))
+          : env.gateway.listMetadata(...args),
+    });
+    env.put('db', { password: 'p1' });
+    await show(env, 'db');
+    expect(
+      await screen.findByText('You may not read this history'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/No versions yet/)).toBeNull();
+    denied = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(/^No versions yet\./)).toBeTruthy();
+  });
+
+  it('shows an unavailable history with Krypton’s fixed message, never as empty', async () => {
+    const env = inMemoryKrypton({
+      listMetadata: () =>
+        Promise.reject(new KubeApiError(503, 'upstream secret text')),
+    });
+    env.put('db', { password: 'p1' });
+    await show(env, 'db');
+    expect(await screen.findByText('The history is unavailable')).toBeTruthy();
+    // The history engine's fixed message for an unreadable history, not the upstream text.
+    expect(
+      screen.getByText(
+        `The history could not be read: ${messages.historyUnreadable} An unavailable history is not an empty one.`,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/upstream secret text/)).toBeNull();
+    expect(screen.queryByText(/No versions yet/)).toBeNull();
+  });
+
+  it('lists the versions newest first, marks the one of the live revision, and foretells retention', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    await env.update('db', { password: 'p3' });
+    await show(env, 'db');
+    const rows = within(await table()).getAllByRole('rowheader');
+    expect(rows.map(r => r.textContent)).toEqual(['v2', 'v1']);
+    expect(within(await rowOf('v2')).getByText('headlamp')).toBeTruthy();
+    expect(
+      screen.getByText('Krypton keeps the last 20 versions.'),
+    ).toBeTruthy();
+  });
+});
+
+describe('KryptonSecretSection: what restoring a version changes', () => {
+  it('diffs a version against the live Secret with every value masked until revealed, key by key', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'old-pass', user: 'admin', gone: 'gone-value' });
+    await env.update('db', {
+      password: 'new-pass',
+      user: 'admin',
+      added: 'added-value',
+    });
+    const { container } = await show(env, 'db');
+    fireEvent.click(
+      within(await rowOf('v1')).getByRole('button', {
+        name: 'Show what restoring v1 changes',
+      }),
+    );
+    const diff = await screen.findByRole('table', {
+      name: 'What restoring v1 changes',
+    });
+    expect(
+      screen.getByText('1 added, 1 removed, 1 changed, 1 unchanged.'),
+    ).toBeTruthy();
+    const change = (key: string) =>
+      within(diff).getByRole('rowheader', { name: key }).closest('tr')!
+        .children[1].textContent;
+    // From live to v1: restoring v1 brings "gone" back and removes "added".
+    expect(change('gone')).toBe('added');
+    expect(change('added')).toBe('removed');
+    expect(change('password')).toBe('changed');
+    expect(change('user')).toBe('unchanged');
+    // No value is in the page until the user reveals that very one.
+    for (const value of [
+      'old-pass',
+      'new-pass',
+      'admin',
+      'gone-value',
+      'added-value',
+    ])
+      expect(container.textContent).not.toContain(value);
+    fireEvent.click(
+      within(diff).getByRole('button', { name: 'Reveal password (v1)' }),
+    );
+    expect(within(diff).getByText('old-pass')).toBeTruthy();
+    expect(container.textContent).not.toContain('new-pass');
+    fireEvent.click(
+      within(diff).getByRole('button', { name: 'Hide password (v1)' }),
+    );
+    expect(container.textContent).not.toContain('old-pass');
+  });
+
+  it('never shows binary values, not even on reveal', async () => {
+    const env = inMemoryKrypton();
+    env.gateway.put(SECRETS, NS, {
+      metadata: {
+        name: 'certs',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
+      data: {
+        'key.der': btoa('\u0000\u00ff\u0001'),
+        note: encode({ n: 'a' }).n,
+      },
+    });
+    await env.update('certs', { note: 'b' });
+    await show(env, 'certs');
+    fireEvent.click(
+      within(await rowOf('v1')).getByRole('button', {
+        name: 'Show what restoring v1 changes',
+      }),
+    );
+    const diff = await screen.findByRole('table', {
+      name: 'What restoring v1 changes',
+    });
+    const row = within(diff)
+      .getByRole('rowheader', { name: 'key.der' })
+      .closest('tr')!;
+    expect(within(row).getAllByText('binary, not shown')).toHaveLength(2);
+    expect(within(row).queryByRole('button')).toBeNull();
+  });
+});
+
+describe('KryptonSecretSection: restore', () => {
+  it('restores a version pinned to the live revision on screen, and says what it saved', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    const { resource } = await show(env, 'db');
+    const pinned = (
+      resource.jsonData as { metadata: { resourceVersion: string } }
+    ).metadata.resourceVersion;
+    fireEvent.click(
+      within(await rowOf('v1')).getByRole('button', { name: 'Restore v1' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Restore v1?' });
+    expect(
+      within(dialog).getByText(new RegExp(`revision ${pinned}\\b`)),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(
+      await screen.findByText(
+        'Restored v1. The values it replaced are saved as v2.',
+      ),
+    ).toBeTruthy();
+    const live = await env.gateway.get(SECRETS, NS, 'db');
+    expect(live.data).toEqual(encode({ password: 'p1' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('answers a stale revision with the 409 conflict state and changes nothing', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    await show(env, 'db');
+    fireEvent.click(
+      within(await rowOf('v1')).getByRole('button', { name: 'Restore v1' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Restore v1?' });
+    // Another client writes the Secret after the view read it.
+    const current = await env.gateway.get(SECRETS, NS, 'db');
+    env.gateway.put(SECRETS, NS, {
+      ...current,
+      data: encode({ password: 'kubectl' }),
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('The Secret changed')).toBeTruthy();
+    expect(
+      screen.getByText(
+        new RegExp(`^${messages.staleRevision.replace(/[.]/g, '\\.')}`),
+      ),
+    ).toBeTruthy();
+    const live = await env.gateway.get(SECRETS, NS, 'db');
+    expect(live.data).toEqual(encode({ password: 'kubectl' }));
+    expect(screen.queryByText(/^Restored/)).toBeNull();
+  });
+
+  it('does not offer restore on an immutable Secret, and says why', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    const current = await env.gateway.get(SECRETS, NS, 'db');
+    env.gateway.put(SECRETS, NS, { ...current, immutable: true });
+    await show(env, 'db');
+    const restore = within(await rowOf('v1')).getByRole('button', {
+      name: 'Restore v1',
+    });
+    expect((restore as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByText('Restore is not offered: the Secret is immutable.'),
+    ).toBeTruthy();
+  });
+});
+
+describe('KryptonSecretSection: what it shows instead of a history', () => {
+  it('says that Krypton keeps no history of a Secret it does not manage, without asking for one', async () => {
+    const listMetadata = vi.fn();
+    const env = inMemoryKrypton({ listMetadata });
+    env.put('plain', { a: 'b' }, { metadata: { name: 'plain' } });
+    await show(env, 'plain');
+    expect(
+      screen.getByText(
+        /not managed by Krypton \(it has no krypton\.io\/managed-by=krypton label\)/,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(listMetadata).not.toHaveBeenCalled();
+  });
+
+  it('shows Krypton’s refusal in an insecure context, where there is no Web Crypto', async () => {
+    vi.stubGlobal('crypto', {});
+    const resource = {
+      kind: 'Secret',
+      cluster: CLUSTER,
+      jsonData: { metadata: { name: 'db', namespace: NS, labels: {} } },
+    };
+    renderInHeadlamp(
+      <KryptonSecretSection
+        resource={resource}
+        connect={cluster =>
+          headlampKrypton({
+            gateway: {} as never,
+            cluster,
+            actor: 'headlamp',
+          })
+        }
+      />,
+    );
+    expect(screen.getByText('Krypton is unavailable here')).toBeTruthy();
+    expect(screen.getByText(WEB_CRYPTO_MISSING)).toBeTruthy();
+    expect(screen.queryByText(/RBAC is the only gate/)).toBeNull();
+  });
+
+  it('draws nothing for any other kind of object', () => {
+    const { container } = renderInHeadlamp(
+      <KryptonSecretSection
+        resource={{ kind: 'ConfigMap', cluster: CLUSTER, jsonData: {} }}
+        connect={() => {
+          throw new Error('not to be called');
+        }}
+      />,
+    );
+    expect(container.textContent).toBe('');
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Every word the plugin draws inside Headlamp, in one place. The plugin has no Backstage
+ * translation ref to key them into; the API's fixed messages (`messages` of
+ * @krypton/plugin-krypton-common) are shown verbatim, as in the Backstage plugin.
+ */
+
+/** Why the engines refuse to start in an insecure context; also the error they throw. */
+export const WEB_CRYPTO_MISSING =
+  "Krypton needs the browser's Web Crypto, which only a secure context has: open Headlamp over HTTPS or on localhost.";
+
+export const text = {
+  section: {
+    title: 'Krypton history',
+    webCryptoTitle: 'Krypton is unavailable here',
+    limitsTitle: 'What Krypton can and cannot see here',
+    rbacOnly:
+      "Your Kubernetes RBAC is the only gate: Krypton's access-rule annotations on this Secret are advisory inside Headlamp.",
+    outsideEdits:
+      "Edits made outside Krypton, with Headlamp's own editor or kubectl, are not captured in history. Headlamp's Edit action is hidden on Krypton-managed Secrets for that reason.",
+    snapshot:
+      'This Secret is a version that Krypton saved of another Secret: its history is shown on that Secret.',
+    notManaged: (label: string) =>
+      `This Secret is not managed by Krypton (it has no ${label} label), so Krypton keeps no history of it.`,
+  },
+  history: {
+    loading: 'Loading the history…',
+    empty:
+      'No versions yet. Krypton saves a version each time it changes or restores the values.',
+    deniedTitle: 'You may not read this history',
+    denied:
+      'Your Kubernetes RBAC refused reading this Secret or the Secrets that hold its history.',
+    unavailableTitle: 'The history is unavailable',
+    unavailable: (message: string) =>
+      `The history could not be read: ${message} An unavailable history is not an empty one.`,
+    unreachable: 'no answer came from the API server.',
+    retry: 'Retry',
+    reload: 'Reload',
+    intro:
+      'Versions are saved states of this Secret, newest first. Open one to see what restoring it would change.',
+    retention: (limit: number, removes: readonly number[]) =>
+      removes.length === 0
+        ? `Krypton keeps the last ${limit} versions.`
+        : `Krypton keeps the last ${limit} versions: the next change of the values removes ${versionList(
+            removes,
+          )}.`,
+    tableLabel: 'Versions',
+    columns: {
+      version: 'Version',
+      snapshotBy: 'Saved by',
+      snapshotAt: 'Saved at',
+      sourceType: 'Type',
+      actions: 'Actions',
+    },
+    versionName: (version: number) => `v${version}`,
+    fromLiveRevision: 'from the live revision',
+    showChanges: 'Changes',
+    hideChanges: 'Hide changes',
+    showChangesOf: (version: number) =>
+      `Show what restoring v${version} changes`,
+    hideChangesOf: (version: number) => `Hide the changes of v${version}`,
+    restore: 'Restore',
+    restoreVersion: (version: number) => `Restore v${version}`,
+    restoreBlocked: (reason: string) => `Restore is not offered: ${reason}`,
+  },
+  blocks: {
+    pendingDeletion: 'the Secret is being deleted.',
+    immutable: 'the Secret is immutable.',
+    liveUnreadable: 'the live Secret could not be read.',
+    denied: 'you may not restore it.',
+  },
+  diff: {
+    title: (version: number) => `What restoring v${version} changes`,
+    loading: (version: number) => `Loading the values of v${version}…`,
+    failed: (version: number, message: string) =>
+      `The values of v${version} could not be read: ${message}`,
+    live: 'Live',
+    version: (version: number) => `v${version}`,
+    keysOnly:
+      "Only key names are compared: Krypton never shows a service-account token's values.",
+    counts: (added: number, removed: number, changed: number, same: number) =>
+      `${added} added, ${removed} removed, ${changed} changed, ${same} unchanged.`,
+    countsKeys: (added: number, removed: number, present: number) =>
+      `${added} added, ${removed} removed, ${present} on both sides.`,
+    noKeys: 'Neither side has keys.',
+    columns: { key: 'Key', change: 'Change' },
+    changes: {
+      added: 'added',
+      removed: 'removed',
+      changed: 'changed',
+      unchanged: 'unchanged',
+      present: 'on both sides',
+    },
+    none: '—',
+    mask: '••••••••',
+    hidden: 'hidden',
+    binary: 'binary, not shown',
+    same: 'same value',
+    unknown: 'value not available',
+    reveal: 'Reveal',
+    hide: 'Hide',
+    revealValue: (key: string, side: string) => `Reveal ${key} (${side})`,
+    hideValue: (key: string, side: string) => `Hide ${key} (${side})`,
+  },
+  restore: {
+    title: (version: number) => `Restore v${version}?`,
+    body: (version: number, resourceVersion: string) =>
+      `Krypton first saves the live values as a version, then replaces them with those of v${version}. It restores only if the Secret is still at revision ${resourceVersion}, the one on screen.`,
+    cancel: 'Cancel',
+    confirm: 'Restore',
+    restoring: 'Restoring…',
+    restored: (version: number, saved: number | null) =>
+      saved === null
+        ? `Restored v${version}.`
+        : `Restored v${version}. The values it replaced are saved as v${saved}.`,
+    unchanged: (version: number) =>
+      `v${version} holds the live values already: nothing was written.`,
+    conflictTitle: 'The Secret changed',
+    conflict: (message: string) =>
+      `${message} Headlamp shows the new revision as soon as it sees it; review the changes again before restoring.`,
+    deniedTitle: 'Restore refused',
+    denied:
+      'Your Kubernetes RBAC refused the restore. Nothing was changed by this request.',
+    failedTitle: 'Restore failed',
+    failed: (message: string) => `The restore did not complete: ${message}`,
+  },
+} as const;
+
+function versionList(versions: readonly number[]): string {
+  const names = versions.map(v => `v${v}`);
+  if (names.length === 1) return names[0];
+  if (names.length > 5)
+    return `the ${names.length} oldest versions (${names[0]} to ${
+      names[names.length - 1]
+    })`;
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
