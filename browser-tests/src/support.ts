@@ -73,6 +73,10 @@ export async function signedInContext(
     viewport: { width: 1400, height: 1000 },
     baseURL: appUrl,
     storageState: saved,
+    // The dev server sends its 43 MB of development bundles on every page load, without cache
+    // validators, brotli-compressed unless the browser declines: over loopback that compression
+    // cost about a CPU-second a page, which the portal and Chromium share two cores for.
+    extraHTTPHeaders: { 'Accept-Encoding': 'identity' },
   });
   // The portal's dev server and backend share two cores with the browser: give each wait room.
   context.setDefaultTimeout(60_000);
