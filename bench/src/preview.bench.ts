@@ -7,7 +7,9 @@ import {
   signedInContext,
   startPortalStack,
 } from '@krypton/browser-tests';
+import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { productionApp } from './appBuild';
 import { formatColumns, median } from './measure';
@@ -364,7 +366,11 @@ async function reset(page: Page, c: Case): Promise<void> {
  * rebuild (and the page hot-reload): its client reports that on the console, and the case is
  * measured again on a fresh page.
  */
-async function measureCase(context: BrowserContext, c: Case): Promise<Run[]> {
+async function measureCase(
+  context: BrowserContext,
+  build: string,
+  c: Case,
+): Promise<Run[]> {
   for (let attempt = 1; ; attempt++) {
     const page = await context.newPage();
     let rebuilt = false;
@@ -393,7 +399,10 @@ async function measureCase(context: BrowserContext, c: Case): Promise<Run[]> {
         // A hot reload in the middle of a run destroys its execution context.
         if (!rebuilt) throw e;
       }
-      if (!rebuilt) return runs;
+      if (!rebuilt) {
+        await traceRun(page, build, c);
+        return runs;
+      }
       if (attempt >= ATTEMPTS) {
         throw new Error(
           `${c.name}: the dev server rebuilt the app during each of ${ATTEMPTS} attempts`,
@@ -406,6 +415,39 @@ async function measureCase(context: BrowserContext, c: Case): Promise<Run[]> {
       await page.close();
     }
   }
+}
+
+/**
+ * KRYPTON_BENCH_PREVIEW_TRACE=<directory>: one more run of each case, untimed and without key
+ * presses, recorded as a Chromium performance trace (`<build>-<case>.json`, for the Performance
+ * panel of DevTools or ui.perfetto.dev) to see where its time goes.
+ */
+async function traceRun(page: Page, build: string, c: Case): Promise<void> {
+  const dir = process.env.KRYPTON_BENCH_PREVIEW_TRACE;
+  const browser = page.context().browser();
+  if (!dir || !browser) return;
+  mkdirSync(dir, { recursive: true });
+  const file = join(
+    dir,
+    `${build}-${c.name.replace(/[^\w@,.-]+/g, '-').replace(/-+$/, '')}.json`,
+  );
+  await reset(page, c);
+  await browser.startTracing(page, {
+    path: file,
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'blink.user_timing',
+      'v8.execute',
+      'disabled-by-default-v8.cpu_profiler',
+    ],
+  });
+  try {
+    await timedRun(page, c);
+  } finally {
+    await browser.stopTracing();
+  }
+  process.stdout.write(`[bench] ${c.name}: trace in ${file}\n`);
 }
 
 /** What the case claims: the expected notice or detected format, and the whole value shown. */
@@ -532,7 +574,7 @@ describe('preview', () => {
       const keyOf = (b: Build, c: Case) => `${b.name}\u0000${c.name}`;
       for (const c of all) {
         for (const b of builds) {
-          results.set(keyOf(b, c), await measureCase(b.context, c));
+          results.set(keyOf(b, c), await measureCase(b.context, b.name, c));
         }
       }
       const loadAfter = loadavg()[0];

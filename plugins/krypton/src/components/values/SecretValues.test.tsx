@@ -159,7 +159,9 @@ describe('SecretValues', () => {
     expect(expand).toHaveAttribute('aria-expanded', 'false');
     fireEvent.click(expand);
     expect(expand).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('heading', { name: 'Hello' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Hello' }),
+    ).toBeInTheDocument();
     fireEvent.click(expand);
     expect(screen.queryByRole('heading', { name: 'Hello' })).toBeNull();
   });

@@ -33,8 +33,9 @@ describe('ValuePreview: Markdown', () => {
       <ValuePreview value={HOSTILE_MARKDOWN} />,
     );
     expect(screen.getByText('Detected: Markdown')).toBeInTheDocument();
+    // Parsed in tasks after the render.
     expect(
-      screen.getByRole('heading', { level: 1, name: 'Title' }),
+      await screen.findByRole('heading', { level: 1, name: 'Title' }),
     ).toBeInTheDocument();
     expect(screen.getByText('bold').tagName).toBe('STRONG');
 
@@ -61,6 +62,7 @@ describe('ValuePreview: Markdown', () => {
     const { container } = await renderInTestApp(
       <ValuePreview value={HOSTILE_MARKDOWN} />,
     );
+    await screen.findByRole('heading', { level: 1, name: 'Title' });
     for (const text of [
       'bad link',
       'data link',
@@ -79,7 +81,7 @@ describe('ValuePreview: Markdown', () => {
 
   it('opens safe links only in a new tab without opener or referrer', async () => {
     await renderInTestApp(<ValuePreview value={HOSTILE_MARKDOWN} />);
-    const links = screen.getAllByRole('link');
+    const links = await screen.findAllByRole('link');
     expect(links.map(link => link.getAttribute('href'))).toEqual([
       'https://example.com/docs',
       'mailto:ops@example.com',
@@ -97,7 +99,11 @@ describe('ValuePreview: Markdown', () => {
     await renderInTestApp(<ValuePreview value={value} />);
     expect(screen.getByText('Detected: Markdown')).toBeInTheDocument();
     expect(
-      screen.getByText(/too many Markdown elements to preview/),
+      await screen.findByText(
+        /too many Markdown elements to preview/,
+        {},
+        { timeout: 10_000 },
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('heading')).toBeNull();
     expect(screen.queryByRole('listitem')).toBeNull();
@@ -110,7 +116,7 @@ describe('ValuePreview: Markdown', () => {
     await renderInTestApp(
       <ValuePreview value="plain words *emphasis*" initialMode="markdown" />,
     );
-    expect(screen.getByText('emphasis').tagName).toBe('EM');
+    expect((await screen.findByText('emphasis')).tagName).toBe('EM');
   });
 });
 
@@ -241,7 +247,11 @@ describe('ValuePreview: mode and limit', () => {
     expect(value.length).toBe(PREVIEW_LIMIT_CODE_UNITS);
     await renderInTestApp(<ValuePreview value={value} />);
     expect(
-      screen.getByRole('heading', { name: 'Limit heading' }),
+      await screen.findByRole(
+        'heading',
+        { name: 'Limit heading' },
+        { timeout: 10_000 },
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/is shown as raw text/)).toBeNull();
   });

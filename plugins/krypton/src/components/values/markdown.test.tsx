@@ -1,8 +1,15 @@
 import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
 import { renderInTestApp } from '@backstage/test-utils';
 import { screen, waitFor } from '@testing-library/react';
+import MarkdownIt, { type Options } from 'markdown-it';
 import { MarkdownPreview } from './markdown';
-import { MAX_ELEMENTS, MAX_NESTING, parseMarkdown } from './markdownParse';
+import { skipUnclosableBrackets } from './markdownBrackets';
+import {
+  MAX_ELEMENTS,
+  MAX_NESTING,
+  parseMarkdown,
+  tokenSteps,
+} from './markdownParse';
 
 /** A value of exactly the preview limit, made of `unit` repeated. */
 const fill = (unit: string) =>
@@ -14,6 +21,85 @@ const reasonOf = (text: string) => {
   const parsed = parseMarkdown(text);
   return parsed.ok ? 'ok' : parsed.reason;
 };
+
+/** markdown-it's parse, with the preview's settings (markdownParse.ts), in one call. */
+function oneShotTokens(text: string): string {
+  const options: Options & { maxNesting: number } = {
+    html: true,
+    linkify: false,
+    typographer: false,
+    maxNesting: MAX_NESTING,
+  };
+  const md = new MarkdownIt('commonmark', options);
+  md.validateLink = () => true;
+  md.normalizeLink = url => url;
+  skipUnclosableBrackets(md);
+  return JSON.stringify(md.parse(text, {}));
+}
+
+/** tokenSteps run to the end, and how many times it yielded. */
+function steppedTokens(text: string): { tokens: string; yields: number } {
+  const steps = tokenSteps(text);
+  for (let yields = 0; ; yields++) {
+    const step = steps.next();
+    if (step.done) return { tokens: JSON.stringify(step.value), yields };
+  }
+}
+
+describe('tokenSteps', () => {
+  it("gives markdown-it's own tokens, a few blocks at a time", () => {
+    const texts = [
+      // A reference used before its definition: the block phase collects every definition first.
+      '[early][ref] and ![img][ref]\n\n[ref]: https://example.com/r "T"\n',
+      'Escapes \\* \\[ and entities &amp; &#106; &copy; join their text.\n',
+      '> quote *em* **strong** `code` <b>html</b> <https://auto.example/>\n> - list\n',
+      '- [ ] a\n  1. b\n     ```js\n     code\n     ```\n\n***\n\nSetext\n---\n',
+      fill('!['),
+      fill('*a'),
+    ];
+    const alphabet = [
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '*',
+      '_',
+      '`',
+      '<',
+      '>',
+      '\\',
+      '&',
+      '#',
+      '-',
+      ' ',
+      '\n',
+      'a',
+      ':',
+    ];
+    let state = 7;
+    for (let t = 0; t < 300; t++) {
+      let text = '';
+      for (let i = 0; i < 200; i++) {
+        state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+        text += alphabet[(state >>> 16) % alphabet.length];
+      }
+      texts.push(text);
+    }
+    for (const text of texts) {
+      expect(steppedTokens(text).tokens).toBe(oneShotTokens(text));
+    }
+    const long = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `## Section ${i}\n\nText of *section* ${i}, [link](https://x.example/${i}).\n`,
+    ).join('\n');
+    const { tokens, yields } = steppedTokens(long);
+    expect(tokens).toBe(oneShotTokens(long));
+    // After the block structure, and then every 2,048 code units of inline markup or so.
+    expect(yields).toBeGreaterThan(5);
+  });
+});
 
 describe('parseMarkdown', () => {
   it('counts rendered elements against a fixed budget', () => {
@@ -138,6 +224,7 @@ describe('MarkdownPreview', () => {
     const { container } = await renderInTestApp(
       <MarkdownPreview text={text} />,
     );
+    await screen.findByText('entity');
     for (const name of ['entity', 'upper', 'spaced', 'protocol-relative']) {
       expect(screen.getByText(name).closest('a')).toBeNull();
     }
@@ -172,6 +259,7 @@ describe('MarkdownPreview', () => {
     const { container } = await renderInTestApp(
       <MarkdownPreview text={text} />,
     );
+    await screen.findByText(/^Image: alt with code/);
     const codes = Array.from(container.querySelectorAll('pre code'));
     expect(codes.map(code => code.className)).toEqual([
       'language-bash',
@@ -194,7 +282,7 @@ describe('MarkdownPreview', () => {
     const text = `${'> '.repeat(MAX_NESTING)}deep`;
     await renderInTestApp(<MarkdownPreview text={text} />);
     expect(
-      screen.getByText(/nests quotes or lists too deeply/),
+      await screen.findByText(/nests quotes or lists too deeply/),
     ).toBeInTheDocument();
     expect(
       screen.getByRole('group', { name: 'Raw Markdown text' }).textContent,

@@ -14,7 +14,8 @@ import {
   MarkdownDocument,
   MarkdownNode,
   MarkdownPiece,
-  parseMarkdown,
+  ParsedMarkdown,
+  parseSteps,
 } from './markdownParse';
 import { RawText } from './RawText';
 
@@ -50,12 +51,20 @@ const useStyles = makeStyles(theme => ({
       padding: theme.spacing(1),
       backgroundColor: theme.palette.background.default,
     },
-    // The browser skips style, layout and paint of the blocks outside the viewport until they
-    // come near it; they stay in the page for find-in-page and assistive technology.
-    '& > *': {
-      'content-visibility': 'auto',
-      'contain-intrinsic-size': 'auto 3em',
-    },
+  },
+  // A slice's top-level blocks, or a container split over slices. The browser skips style, layout
+  // and paint of a group outside the viewport until it comes near; it stays in the page for
+  // find-in-page and assistive technology. One group per slice, not one per block: Chromium tracks
+  // each such element's distance to the viewport at every frame, and the runbook of the preview
+  // bench has about 1,400 blocks.
+  group: {
+    'content-visibility': 'auto',
+    // Until a group has been laid out once, its height is a guess: a slice's weight of list items
+    // or prose is several thousand pixels. An element of the preview never has a style attribute.
+    'contain-intrinsic-block-size': 'auto 200lh',
+    // The group contains its children's margins; between two groups, the next block's top margin
+    // is the gap, as when the margins collapsed.
+    '& > :last-child': { marginBottom: 0 },
   },
   // Material UI's Link, as one class: its component costs per link, and a runbook has hundreds.
   link: {
@@ -101,6 +110,7 @@ interface RenderContext {
   t: KryptonT;
   imageClass: string;
   linkClass: string;
+  groupClass: string;
 }
 
 /**
@@ -212,10 +222,69 @@ function renderNode(
   }
 }
 
-/** A whole top-level block. Memoized: adding the next slice does not render it again. */
-const Block = memo(
-  ({ node, context }: { node: MarkdownNode; context: RenderContext }) => (
-    <>{renderNode(node, 0, context)}</>
+/**
+ * What a render adds: the whole top-level blocks of one slice in a group, or a container split
+ * over several slices in a group of its own, rendered once with the ranges of its children shown
+ * so far.
+ */
+interface BlocksGroup {
+  key: string;
+  /** The slice that adds this group. */
+  slice: number;
+  blocks: MarkdownPiece[];
+}
+interface ContainerGroup {
+  key: string;
+  slice: number;
+  container: MarkdownNode;
+  ranges: Array<{ slice: number; from: number; to: number }>;
+}
+type Group = BlocksGroup | ContainerGroup;
+
+/** The groups of a document, in order; a group of blocks never spans two slices. */
+function groupSlices(document: MarkdownDocument): Group[] {
+  const groups: Group[] = [];
+  document.slices.forEach((pieces, slice) => {
+    let open: BlocksGroup | undefined;
+    for (const piece of pieces) {
+      if (!piece.range) {
+        if (!open) {
+          open = { key: `b${piece.index}`, slice, blocks: [] };
+          groups.push(open);
+        }
+        open.blocks.push(piece);
+        continue;
+      }
+      open = undefined;
+      const range = { slice, ...piece.range };
+      const last = groups[groups.length - 1];
+      if (last && 'container' in last && last.container === piece.block) {
+        last.ranges.push(range);
+      } else {
+        groups.push({
+          key: `c${piece.index}`,
+          slice,
+          container: piece.block,
+          ranges: [range],
+        });
+      }
+    }
+  });
+  return groups;
+}
+
+/** The blocks of one slice. Memoized: adding the next slice does not render it again. */
+const BlockGroup = memo(
+  ({
+    blocks,
+    context,
+  }: {
+    blocks: MarkdownPiece[];
+    context: RenderContext;
+  }) => (
+    <div className={context.groupClass}>
+      {blocks.map(({ block, index }) => renderNode(block, index, context))}
+    </div>
   ),
 );
 
@@ -240,34 +309,36 @@ const ChildRange = memo(
   ),
 );
 
-/** The pieces shown so far, a container split over slices as one element with its ranges. */
-function renderPieces(
-  pieces: MarkdownPiece[],
+/** The groups that the first `shown` slices add. */
+function renderGroups(
+  groups: Group[],
+  shown: number,
   context: RenderContext,
 ): ReactNode[] {
   const out: ReactNode[] = [];
-  for (let i = 0; i < pieces.length; ) {
-    const { index, block, range } = pieces[i];
-    if (!range) {
-      out.push(<Block key={index} node={block} context={context} />);
-      i++;
+  for (const group of groups) {
+    if (group.slice >= shown) break;
+    if ('blocks' in group) {
+      out.push(
+        <BlockGroup key={group.key} blocks={group.blocks} context={context} />,
+      );
       continue;
     }
-    const ranges: ReactNode[] = [];
-    for (; i < pieces.length && pieces[i].index === index; i++) {
-      const r = pieces[i].range!;
-      ranges.push(
+    const ranges = group.ranges
+      .filter(range => range.slice < shown)
+      .map(range => (
         <ChildRange
-          key={r.from}
-          node={block}
-          from={r.from}
-          to={r.to}
+          key={range.from}
+          node={group.container}
+          from={range.from}
+          to={range.to}
           context={context}
-        />,
-      );
-    }
+        />
+      ));
     out.push(
-      <Fragment key={index}>{renderNode(block, 0, context, ranges)}</Fragment>,
+      <div key={group.key} className={context.groupClass}>
+        {renderNode(group.container, 0, context, ranges)}
+      </div>,
     );
   }
   return out;
@@ -300,46 +371,98 @@ function nextTask(callback: () => void): () => void {
 
 /**
  * A parsed document, one slice per task: the first at once, each next one after the previous was
- * committed, so that the page answers input between them. aria-busy stays true until the last
- * slice is in.
+ * committed, so that the page answers input between them. Until the document is parsed, and until
+ * the last slice is in, aria-busy is true.
  */
-const SlicedDocument = ({ document }: { document: MarkdownDocument }) => {
+const SlicedDocument = ({ document }: { document?: MarkdownDocument }) => {
   const classes = useStyles();
   const t = useKryptonT();
   const [progress, setProgress] = useState({ document, shown: 1 });
   // A new document starts again from its first slice.
   const shown = progress.document === document ? progress.shown : 1;
   if (progress.document !== document) setProgress({ document, shown });
-  const total = document.slices.length;
+  const total = document ? document.slices.length : 1;
   useEffect(() => {
-    if (shown >= total) return undefined;
+    if (!document || shown >= total) return undefined;
     return nextTask(() => setProgress({ document, shown: shown + 1 }));
   }, [document, shown, total]);
   const context = useMemo(
-    () => ({ t, imageClass: classes.image, linkClass: classes.link }),
-    [t, classes.image, classes.link],
+    () => ({
+      t,
+      imageClass: classes.image,
+      linkClass: classes.link,
+      groupClass: classes.group,
+    }),
+    [t, classes.image, classes.link, classes.group],
+  );
+  const groups = useMemo(
+    () => (document ? groupSlices(document) : []),
+    [document],
   );
   return (
-    <div className={classes.root} aria-busy={shown < total}>
-      {renderPieces(document.slices.slice(0, shown).flat(), context)}
+    <div className={classes.root} aria-busy={!document || shown < total}>
+      {renderGroups(groups, shown, context)}
     </div>
   );
 };
+
+/** How long one task of parsing may run before the page gets a turn, in ms. */
+const PARSE_TASK_MS = 10;
+
+type Parsing =
+  | { text: string; parsed: ParsedMarkdown }
+  | { text: string; error: unknown };
+
+/**
+ * The value parsed in tasks of about PARSE_TASK_MS after the one that rendered it, or undefined
+ * until then: parsing the preview bench's runbook at the size limit took 50–70 ms in Chromium, in
+ * the task of the click that opened it. A parser that throws throws when the preview renders
+ * next, to the preview's error boundary, as it did when it parsed while rendering.
+ */
+function useParsedMarkdown(text: string): ParsedMarkdown | undefined {
+  const [parsing, setParsing] = useState<Parsing>();
+  useEffect(() => {
+    const steps = parseSteps(text);
+    let cancel = () => {};
+    const step = () => {
+      const deadline = performance.now() + PARSE_TASK_MS;
+      try {
+        for (;;) {
+          const next = steps.next();
+          if (next.done) {
+            setParsing({ text, parsed: next.value });
+            return;
+          }
+          if (performance.now() >= deadline) break;
+        }
+      } catch (error) {
+        setParsing({ text, error });
+        return;
+      }
+      cancel = nextTask(step);
+    };
+    cancel = nextTask(step);
+    return () => cancel();
+  }, [text]);
+  if (parsing?.text !== text) return undefined;
+  if ('error' in parsing) throw parsing.error;
+  return parsing.parsed;
+}
 
 export interface MarkdownPreviewProps {
   text: string;
 }
 
 /**
- * Markdown as CommonMark, parsed by markdown-it on the main thread (linear in the value; the
- * preview bench's runbook at the size limit parses in about 20 ms) and rendered from its tokens
- * into a fixed set of elements: no raw HTML, only http, https and mailto links, no images loaded.
- * A document with too many elements or containers nested too deeply is shown as raw text.
+ * Markdown as CommonMark, parsed by markdown-it on the main thread a few blocks per task (linear in
+ * the value) and rendered from its tokens into a fixed set of elements: no raw HTML, only http,
+ * https and mailto links, no images loaded. A document with too many elements or containers
+ * nested too deeply is shown as raw text.
  */
 export const MarkdownPreview = ({ text }: MarkdownPreviewProps) => {
   const t = useKryptonT();
-  const parsed = useMemo(() => parseMarkdown(text), [text]);
-  if (!parsed.ok) {
+  const parsed = useParsedMarkdown(text);
+  if (parsed && !parsed.ok) {
     return (
       <>
         <Typography variant="body2" paragraph>
@@ -351,5 +474,5 @@ export const MarkdownPreview = ({ text }: MarkdownPreviewProps) => {
       </>
     );
   }
-  return <SlicedDocument document={parsed.document} />;
+  return <SlicedDocument document={parsed?.document} />;
 };

@@ -40,6 +40,43 @@ parser.validateLink = () => true;
 parser.normalizeLink = url => url;
 skipUnclosableBrackets(parser);
 
+// markdown-it's core rules of the CommonMark preset are normalize, block, inline and text_join.
+// These two run the ones before and after the inline phase on the parser's own state, so that the
+// inline phase can go a few blocks at a time (see parseSteps).
+const blockPhase = new MarkdownIt('commonmark');
+blockPhase.core.ruler.enableOnly(['normalize', 'block']);
+const joinPhase = new MarkdownIt('commonmark');
+joinPhase.core.ruler.enableOnly(['text_join']);
+
+/** How much inline source is parsed between two steps, in code units. */
+const INLINE_STEP_UNITS = 2048;
+
+/**
+ * The tokens of a value, exactly as markdown-it's parse gives them (a test compares the two), in
+ * steps: it yields after the block structure and after every INLINE_STEP_UNITS code units of
+ * inline markup, so that a caller can give the page a turn between them.
+ */
+export function* tokenSteps(text: string): Generator<void, Token[], void> {
+  const state = new parser.core.State(text, parser, {});
+  blockPhase.core.process(state);
+  yield;
+  let parsed = 0;
+  for (const token of state.tokens) {
+    if (token.type !== 'inline') continue;
+    // What markdown-it's inline core rule does for each inline token.
+    const children = token.children ?? [];
+    token.children = children;
+    parser.inline.parse(token.content, parser, state.env, children);
+    parsed += token.content.length;
+    if (parsed >= INLINE_STEP_UNITS) {
+      parsed = 0;
+      yield;
+    }
+  }
+  joinPhase.core.process(state);
+  return state.tokens;
+}
+
 /** One node of a parsed document: a markdown-it token with its children. */
 export interface MarkdownNode {
   token: Token;
@@ -121,11 +158,28 @@ function weightOf(node: MarkdownNode): number {
 }
 
 /**
- * Parses a value as CommonMark for the preview, or says why it will not be previewed. Linear in
- * the value's length; the caller has already applied the preview's size limit.
+ * Parses a value as CommonMark for the preview, or says why it will not be previewed, in the steps
+ * of tokenSteps. Linear in the value's length; the caller has already applied the preview's size
+ * limit.
  */
+export function* parseSteps(
+  text: string,
+): Generator<void, ParsedMarkdown, void> {
+  const tokens = yield* tokenSteps(text);
+  return documentOf(tokens);
+}
+
+/** parseSteps at once. */
 export function parseMarkdown(text: string): ParsedMarkdown {
-  const tokens = parser.parse(text, {});
+  const steps = parseSteps(text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The tokens as a document in slices, or the reason why they will not be previewed. */
+function documentOf(tokens: Token[]): ParsedMarkdown {
   const tree = toTree(tokens);
   // markdown-it drops the rest of a block nested to its cap, so reaching it means text is missing.
   // Inline markup nested past it stays as text, and is not counted.
