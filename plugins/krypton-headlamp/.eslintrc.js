@@ -28,7 +28,13 @@ module.exports = require('@backstage/cli/config/eslint-factory')(__dirname, {
       // them to window.pluginLib, so they are never bundled). They are installed with
       // @kinvolk/headlamp-plugin, which Headlamp's plugin loader requires in devDependencies,
       // and the component tests use its Vitest and Testing Library the same way.
-      files: ['src/**/*.tsx', 'src/history/**', 'src/__testUtils__/**'],
+      files: [
+        'vitest.config.mjs',
+        'src/**/*.tsx',
+        'src/history/**',
+        'src/consumers/**',
+        'src/__testUtils__/**',
+      ],
       rules: {
         '@backstage/no-undeclared-imports': 'off',
       },

@@ -40,6 +40,9 @@ export * from './keyDiff';
 export * from './versionSides';
 export * from './retention';
 export * from './restoreBlock';
+// The rules of consumer views that both hosts draw: a restart result's severity, outcomes and
+// workload labels.
+export * from './restartOutcome';
 export { isManagedSecret } from './secretTraits';
 export { MANAGED_BY_VALUE, kryptonKeys } from './annotations';
 export { messages } from './errors';

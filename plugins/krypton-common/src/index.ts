@@ -25,4 +25,5 @@ export * from './secretTraits';
 export * from './versionSides';
 export * from './retention';
 export * from './restoreBlock';
+export * from './restartOutcome';
 export * from './signals';

@@ -5,6 +5,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
+import { ConsumersSection } from './consumers/ConsumersSection';
 import { HeadlampKrypton } from './engines';
 import { HistorySection } from './history/HistorySection';
 import { text } from './messages';
@@ -49,10 +50,23 @@ function Limits() {
   );
 }
 
+/** One part of the section, under its own heading. */
+function Part(props: { title: string; children: JSX.Element }) {
+  return (
+    <Box component="section" aria-label={props.title}>
+      <Typography variant="h6" component="h3" gutterBottom>
+        {props.title}
+      </Typography>
+      {props.children}
+    </Box>
+  );
+}
+
 /**
- * Krypton's section on Headlamp's Secret details view. An insecure context (no Web Crypto) gets
- * Krypton's refusal instead of the section; a Secret that Krypton does not manage, or a history
- * snapshot itself, gets a note instead of a history.
+ * Krypton's section on Headlamp's Secret details view: the History and the Consumers of a
+ * Krypton-managed Secret, as two parts of one section. Both run on one connection and sit under
+ * one statement of the limits, and both give way to the same note on an unmanaged Secret or a
+ * snapshot. An insecure context (no Web Crypto) gets Krypton's refusal instead of the section.
  */
 export function KryptonSecretSection(props: KryptonSecretSectionProps) {
   const secret = shownSecret(props.resource);
@@ -87,7 +101,16 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
       </Typography>
     );
   } else {
-    body = <HistorySection krypton={krypton} secret={secret} />;
+    body = (
+      <>
+        <Part title={text.section.historyTitle}>
+          <HistorySection krypton={krypton} secret={secret} />
+        </Part>
+        <Part title={text.section.consumersTitle}>
+          <ConsumersSection krypton={krypton} secret={secret} />
+        </Part>
+      </>
+    );
   }
   return (
     <SectionBox title={text.section.title}>

@@ -42,7 +42,7 @@ describe('KryptonSecretSection: the history states', () => {
     expect(
       await screen.findByRole('progressbar', { name: 'Loading the history…' }),
     ).toBeTruthy();
-    expect(screen.getByText('Krypton history')).toBeTruthy();
+    expect(screen.getByText('Krypton')).toBeTruthy();
     expect(screen.getByText(/RBAC is the only gate/)).toBeTruthy();
     expect(
       screen.getByText(/access-rule annotations .* are advisory/),

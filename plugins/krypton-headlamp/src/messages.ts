@@ -10,7 +10,9 @@ export const WEB_CRYPTO_MISSING =
 
 export const text = {
   section: {
-    title: 'Krypton history',
+    title: 'Krypton',
+    historyTitle: 'History',
+    consumersTitle: 'Consumers',
     webCryptoTitle: 'Krypton is unavailable here',
     limitsTitle: 'What Krypton can and cannot see here',
     rbacOnly:
@@ -20,7 +22,7 @@ export const text = {
     snapshot:
       'This Secret is a version that Krypton saved of another Secret: its history is shown on that Secret.',
     notManaged: (label: string) =>
-      `This Secret is not managed by Krypton (it has no ${label} label), so Krypton keeps no history of it.`,
+      `This Secret is not managed by Krypton (it has no ${label} label), so Krypton keeps no history of it and does not restart its consumers.`,
   },
   history: {
     loading: 'Loading the history…',
@@ -122,6 +124,98 @@ export const text = {
       'Your Kubernetes RBAC refused the restore. Nothing was changed by this request.',
     failedTitle: 'Restore failed',
     failed: (message: string) => `The restore did not complete: ${message}`,
+  },
+  consumers: {
+    intro: (namespace: string) =>
+      `The Deployments, StatefulSets and DaemonSets in ${namespace} that reference this Secret. A restart annotates each one's pod template, which makes Kubernetes roll it out.`,
+    loading: 'Loading the workloads that use this Secret…',
+    empty: (namespace: string) =>
+      `No workload references this Secret: no Deployment, StatefulSet or DaemonSet in ${namespace} uses it.`,
+    noneOfListed:
+      'No workload of the kinds that could be listed references this Secret.',
+    deniedTitle: 'You may not list the workloads',
+    denied: (kinds: string) =>
+      `Your Kubernetes RBAC refused listing ${kinds} in this namespace, so it is not known which of them use this Secret.`,
+    deniedSecret:
+      'Your Kubernetes RBAC refused reading this Secret, so its consumers are not listed.',
+    unavailableTitle: 'The workloads are unavailable',
+    unavailable: (message: string) =>
+      `The workloads could not be listed: ${message} An unavailable list is not an empty one.`,
+    partialDiscovery:
+      'Some kinds of workload could not be listed: a restart will not touch them, and whether they use this Secret is not known.',
+    failedKinds: 'Kinds not listed',
+    retry: 'Retry',
+    tableLabel: 'Workloads that use this Secret',
+    columns: {
+      kind: 'Kind',
+      name: 'Name',
+      usage: 'Uses the Secret through',
+      notes: 'Restart notes',
+      outcome: 'Outcome',
+      code: 'Code',
+      httpStatus: 'HTTP status',
+      message: 'Guidance',
+    },
+    usage: {
+      env: 'env',
+      envIn: (containers: string) => `env in ${containers}`,
+      envFrom: 'envFrom',
+      envFromIn: (containers: string) => `envFrom in ${containers}`,
+      volume: 'a volume',
+      volumeNamed: (volume: string) => `volume ${volume}`,
+      projected: 'a projected volume',
+      projectedNamed: (volume: string) => `projected volume ${volume}`,
+      imagePullSecret: 'imagePullSecrets',
+    },
+    flags: {
+      paused: 'Paused: it will not roll out until it is resumed.',
+      onDelete: 'OnDelete: its pods change only when they are deleted.',
+      reloader: 'Reloader watches it: it may have rolled out already.',
+    },
+    none: '—',
+    restart: 'Restart consumers',
+    restarting: 'Restarting…',
+    cannotRestart: 'No workload to restart.',
+    dialog: {
+      title: (name: string) => `Restart the consumers of ${name}?`,
+      body: (count: number) =>
+        `Krypton requests a rollout of ${
+          count === 1 ? 'this workload' : `these ${count} workloads`
+        } by annotating the pod template. It finds the workloads again when you confirm, so the set may differ if they changed meanwhile. Your Kubernetes RBAC decides which of them you may patch.`,
+      listTitle: 'Workloads found now:',
+      paused: (workload: string) => `${workload} is paused`,
+      onDelete: (workload: string) => `${workload} uses OnDelete`,
+      stuck: (details: string) =>
+        `These will not roll out on their own: ${details}.`,
+      partialDiscovery: (kinds: string) =>
+        `${kinds} could not be listed: no workload of those kinds will be restarted.`,
+      cancel: 'Cancel',
+      confirm: 'Restart',
+    },
+    result: {
+      label: 'Restart result',
+      headlines: {
+        requested: 'Rollout requested',
+        no_targets: 'No workloads to restart',
+        partial: 'Rollout partly requested',
+        failed: 'No rollout requested',
+      },
+      outcomes: {
+        requested: 'restart requested',
+        skipped: 'skipped, not patched',
+        forbidden: 'forbidden by your RBAC',
+        failed: 'failed',
+      },
+      kindsSkipped:
+        'No workload of these kinds was restarted, because they could not be listed:',
+      kindsLabel: 'Kinds skipped',
+      refusedTitle: 'Restart refused',
+      refused:
+        'Your Kubernetes RBAC refused the restart before any workload was patched.',
+      failedTitle: 'Restart failed',
+      failed: (message: string) =>
+        `The restart did not complete: ${message} Check the workloads before retrying.`,
+    },
   },
 } as const;
 

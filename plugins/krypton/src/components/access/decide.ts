@@ -3,6 +3,7 @@ import {
   AccessRules,
   IdentityMode,
   Principal,
+  SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretAction,
   evaluateAccess,
   hasAccessRules,
@@ -164,8 +165,6 @@ export function decideActions(
   for (const action of SECRET_ACTIONS) out[action] = decide(action);
   return out;
 }
-
-export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 
 /**
  * The decisions, less what the Secret's type rules out whoever asks: the backend refuses every

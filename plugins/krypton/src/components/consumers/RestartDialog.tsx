@@ -1,6 +1,7 @@
 import {
   ConsumerWorkload,
   DiscoveryFailure,
+  workloadLabel,
 } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -11,7 +12,6 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import Alert from '@material-ui/lab/Alert';
 import { useId } from 'react';
 import { useKryptonT } from '../../translation';
-import { workloadLabel } from './describe';
 
 export interface RestartDialogProps {
   open: boolean;

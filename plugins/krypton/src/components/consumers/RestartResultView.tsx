@@ -1,6 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import {
   Labels,
+  RESTART_STATUS_SEVERITY,
   RestartFailure,
   RestartResult,
   WorkloadRef,
@@ -17,7 +18,7 @@ import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useCallback, useMemo } from 'react';
 import { useKryptonT } from '../../translation';
 import { DiscoveryFailureTable } from './ConsumerTable';
-import { STATUS_SEVERITY, statusHeadline } from './describe';
+import { statusHeadline } from './describe';
 import { EntityGroups } from './EntityGroups';
 
 /** One matched workload of a restart: acknowledged, or failed with the server's guidance. */
@@ -94,7 +95,7 @@ export const RestartResultView = (props: RestartResultViewProps) => {
   const troubled = result.status === 'partial' || result.status === 'failed';
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      <Alert severity={STATUS_SEVERITY[result.status]}>
+      <Alert severity={RESTART_STATUS_SEVERITY[result.status]}>
         <AlertTitle>{statusHeadline(result.status, t)}</AlertTitle>
         <Typography variant="body2" paragraph>
           {result.message}

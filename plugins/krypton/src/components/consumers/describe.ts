@@ -2,7 +2,6 @@ import {
   ConsumerWorkload,
   RestartStatus,
   SecretUsage,
-  WorkloadKind,
 } from '@krypton/plugin-krypton-common';
 import { KryptonT } from '../../translation';
 
@@ -71,20 +70,3 @@ export function workloadFlags(
 /** The headline of a restart's status, in the user's words. */
 export const statusHeadline = (status: RestartStatus, t: KryptonT): string =>
   t(`consumers.result.headlines.${status}`);
-
-/**
- * Even "requested" is not a success colour: the server only saw its patches acknowledged, and
- * the rollouts themselves may still fail.
- */
-export const STATUS_SEVERITY: Record<
-  RestartStatus,
-  'info' | 'warning' | 'error'
-> = {
-  requested: 'info',
-  no_targets: 'info',
-  partial: 'warning',
-  failed: 'error',
-};
-
-export const workloadLabel = (ref: { kind: WorkloadKind; name: string }) =>
-  `${ref.kind}/${ref.name}`;

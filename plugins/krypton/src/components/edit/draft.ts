@@ -1,6 +1,7 @@
 import {
   AccessRules,
   CreateSecretRequest,
+  SERVICE_ACCOUNT_TOKEN_TYPE,
   SNAPSHOT_NAME_PREFIX,
   SecretWriteAnswer,
   UpdateSecretRequest,
@@ -11,7 +12,6 @@ import {
   validateDataKey,
   validateSecretName,
 } from '@krypton/plugin-krypton-common';
-import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../access/decide';
 import { KryptonT } from '../../translation';
 import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';
