@@ -31,6 +31,7 @@ module.exports = require('@backstage/cli/config/eslint-factory')(__dirname, {
       files: [
         'vitest.config.mjs',
         'src/**/*.tsx',
+        'src/useLoad.ts',
         'src/history/**',
         'src/consumers/**',
         'src/__testUtils__/**',

@@ -1,4 +1,9 @@
-import { RestartFailure, RestartStatus, WorkloadRef } from './dto';
+import {
+  ConsumerWorkload,
+  RestartFailure,
+  RestartStatus,
+  WorkloadRef,
+} from './dto';
 
 /**
  * How loudly each restart status is shown. Even "requested" is not a success colour: only the
@@ -13,6 +18,14 @@ export const RESTART_STATUS_SEVERITY: Record<
   partial: 'warning',
   failed: 'error',
 };
+
+/**
+ * Whether a pod-template patch leaves the workload's pods as they are until someone acts: a paused
+ * Deployment, or an OnDelete update strategy. Both hosts warn about these before a restart.
+ */
+export const awaitsManualRollout = (
+  workload: Pick<ConsumerWorkload, 'paused' | 'onDelete'>,
+): boolean => workload.paused || workload.onDelete;
 
 /** A workload as the result contract names it: `Kind/name`. */
 export const workloadLabel = (ref: WorkloadRef): string =>

@@ -135,7 +135,7 @@ function Consumers(props: {
     );
   return (
     <Listed
-      result={state.result}
+      result={state.value}
       namespace={props.namespace}
       onRetry={props.reload}
     />
@@ -160,7 +160,7 @@ export function ConsumersSection(props: {
   // One confirmation sends one restart: a second click while the dialog closes is ignored.
   const confirmed = useRef(false);
 
-  const listed = state.status === 'loaded' ? state.result : undefined;
+  const listed = state.status === 'loaded' ? state.value : undefined;
   const workloads = listed?.workloads ?? [];
   const blocked = state.status === 'loaded' && workloads.length === 0;
   const running = restart.status === 'running';

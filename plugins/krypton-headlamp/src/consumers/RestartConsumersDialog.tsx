@@ -1,6 +1,7 @@
 import {
   ConsumerWorkload,
   DiscoveryFailure,
+  awaitsManualRollout,
   workloadLabel,
 } from '@krypton/plugin-krypton-common/engine';
 import Alert from '@mui/material/Alert';
@@ -29,7 +30,7 @@ export function RestartConsumersDialog(props: {
   const titleId = useId();
   const bodyId = useId();
   const listId = useId();
-  const stuck = props.workloads.filter(w => w.paused || w.onDelete);
+  const stuck = props.workloads.filter(awaitsManualRollout);
   return (
     <Dialog
       open

@@ -212,9 +212,9 @@ function Versions(props: {
     return <Loader title={text.history.loading} />;
   if (state.status === 'failed')
     return <ListFailure failure={state.failure} onRetry={props.reload} />;
-  if (state.items.length === 0)
+  if (state.value.length === 0)
     return <Typography variant="body2">{text.history.empty}</Typography>;
-  return props.children(state.items);
+  return props.children(state.value);
 }
 
 /**

@@ -1,7 +1,6 @@
 import {
   KeyDiffEntry,
   LiveComparison,
-  VersionDto,
   keyDiff,
   versionSide,
 } from '@krypton/plugin-krypton-common/engine';
@@ -15,17 +14,12 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { HeadlampKrypton } from '../engines';
 import { text } from '../messages';
 import { ShownSecret } from '../shownSecret';
-import { Failure, failureOf } from './failure';
+import { useLoad } from '../useLoad';
 import { MaskedValue } from './MaskedValue';
-
-type Load =
-  | { status: 'loading' }
-  | { status: 'loaded'; version: VersionDto }
-  | { status: 'failed'; failure: Failure };
 
 function SideCell(props: {
   entry: KeyDiffEntry;
@@ -63,28 +57,21 @@ export function VersionChanges(props: {
   live: LiveComparison;
 }) {
   const { krypton, secret, version, live } = props;
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    setLoad({ status: 'loading' });
-    krypton.versioned
-      .version(secret.namespace, secret.name, version, krypton.gate)
-      .then(
-        dto => current && setLoad({ status: 'loaded', version: dto }),
-        error =>
-          current && setLoad({ status: 'failed', failure: failureOf(error) }),
-      );
-    return () => {
-      current = false;
-    };
-  }, [krypton, secret.namespace, secret.name, version, attempt]);
+  const { state: load, reload } = useLoad(
+    () =>
+      krypton.versioned.version(
+        secret.namespace,
+        secret.name,
+        version,
+        krypton.gate,
+      ),
+    [krypton, secret.namespace, secret.name, version],
+  );
 
   const diff = useMemo(
     () =>
       load.status === 'loaded' && live.side
-        ? keyDiff(live.side, versionSide(load.version))
+        ? keyDiff(live.side, versionSide(load.value))
         : undefined,
     [load, live.side],
   );
@@ -96,7 +83,7 @@ export function VersionChanges(props: {
       <Alert
         severity="error"
         action={
-          <Button color="inherit" onClick={() => setAttempt(n => n + 1)}>
+          <Button color="inherit" onClick={reload}>
             {text.history.retry}
           </Button>
         }

@@ -1,6 +1,7 @@
 import {
   ConsumerWorkload,
   DiscoveryFailure,
+  awaitsManualRollout,
   workloadLabel,
 } from '@krypton/plugin-krypton-common';
 import Button from '@material-ui/core/Button';
@@ -32,7 +33,7 @@ export function RestartDialog(props: RestartDialogProps) {
   const titleId = useId();
   const bodyId = useId();
   const listId = useId();
-  const stuck = props.workloads.filter(w => w.paused || w.onDelete);
+  const stuck = props.workloads.filter(awaitsManualRollout);
   const count = props.workloads.length;
   return (
     <Dialog
