@@ -1,4 +1,4 @@
-import { useTestNamespace } from '@krypton/kube-testenv';
+import { eventually, useTestNamespace } from '@krypton/kube-testenv';
 import { KryptonError, messages } from '@krypton/plugin-krypton-common';
 import {
   KubeApiError,
@@ -12,7 +12,6 @@ import {
   Admin,
   CLUSTER,
   HeadlampSession,
-  eventually,
   headlampAs,
 } from './__testUtils__/testCluster';
 import { HeadlampKrypton, headlampKrypton } from './engines';

@@ -25,3 +25,4 @@ export type {
 } from './faultProxy';
 export { startPostgres, postgresBinDir, POSTGRES_BIN_ENV } from './postgres';
 export type { Postgres } from './postgres';
+export { eventually } from './eventually';

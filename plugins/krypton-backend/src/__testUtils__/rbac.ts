@@ -156,16 +156,5 @@ export class AdminClient {
   }
 }
 
-/** RBAC changes reach the apiserver's authorizer through a watch; retry until they apply. */
-export async function eventually<T>(
-  check: () => Promise<T>,
-  ok: (value: T) => boolean,
-  attempts = 50,
-): Promise<T> {
-  let value = await check();
-  for (let i = 1; i < attempts && !ok(value); i++) {
-    await new Promise(r => setTimeout(r, 100));
-    value = await check();
-  }
-  return value;
-}
+// The suites take every RBAC helper from this module, waiting for a grant included.
+export { eventually } from '@krypton/kube-testenv';

@@ -160,17 +160,3 @@ export class Admin {
     return name ? `${base}/${name}` : base;
   }
 }
-
-/** RBAC changes reach the apiserver's authorizer through a watch; retry until they apply. */
-export async function eventually<T>(
-  check: () => Promise<T>,
-  ok: (value: T) => boolean,
-  attempts = 50,
-): Promise<T> {
-  let value = await check();
-  for (let i = 1; i < attempts && !ok(value); i++) {
-    await new Promise(r => setTimeout(r, 100));
-    value = await check();
-  }
-  return value;
-}
