@@ -9,6 +9,9 @@ export default mergeConfig(
   headlamp,
   defineConfig({
     resolve: {
+      // The shared value views (@krypton/plugin-krypton-react) sit outside this workspace and
+      // would find the repository's React next to them; Headlamp shares one React with plugins.
+      dedupe: ['react', 'react-dom'],
       alias: [
         {
           // Headlamp's components that the plugin uses, from their own modules (see the file).

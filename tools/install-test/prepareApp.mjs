@@ -6,7 +6,7 @@
 //     of its release (read from create-app's dist, as scripts/pin-backstage-release.mjs does). The
 //     template's ranges are carets, and create-app's yarn.lock seed cannot be fetched here, so
 //     without them the app mixes releases (and fails to start: see the README).
-//   node prepareApp.mjs add <app dir> <common.tgz> <frontend.tgz> <backend.tgz>
+//   node prepareApp.mjs add <app dir> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz>
 //     the two `yarn add` commands as package.json entries (one `yarn install` follows), the common
 //     tarball through a root resolution (test only: ^0.1.0 is not on the registry), and the
 //     backend snippet in packages/backend/src/index.ts. The frontend needs no code: the app's
@@ -75,11 +75,13 @@ function pin(createApp) {
   );
 }
 
-function add(common, frontend, backend, scaffolderModule, template) {
+function add(common, react, frontend, backend, scaffolderModule, template) {
   const rootPkg = readJson(join(app, 'package.json'));
   rootPkg.resolutions = {
     ...rootPkg.resolutions,
     '@krypton/plugin-krypton-common': fileRange(app, common),
+    // The frontend's dependency, which no registry serves either.
+    '@krypton/plugin-krypton-react': fileRange(app, react),
   };
   writeJson(join(app, 'package.json'), rootPkg);
 
@@ -203,6 +205,6 @@ if (command === 'pin' && rest.length === 1) {
   config(...rest);
 } else {
   fail(
-    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <common.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <template.yaml> | config <app> <state.json> <port>',
+    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <template.yaml> | config <app> <state.json> <port>',
   );
 }

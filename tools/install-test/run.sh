@@ -27,7 +27,7 @@ APP="$WORK/app"
 PACKS="$WORK/packs"
 ARTIFACTS="$here/artifacts"
 # Folders under plugins/, in build order (common first).
-PLUGINS=(krypton-common krypton krypton-backend scaffolder-backend-module-krypton)
+PLUGINS=(krypton-common krypton-react krypton krypton-backend scaffolder-backend-module-krypton)
 ENGINE_STRINGS=(
   # plugins/krypton-common/src/kubernetes/history.ts
   'Kubernetes refused the history snapshot'
@@ -183,7 +183,7 @@ create_app() {
 }
 
 add_krypton() {
-  node "$here/prepareApp.mjs" add "$APP" "$TGZ_krypton_common" "$TGZ_krypton" "$TGZ_krypton_backend" \
+  node "$here/prepareApp.mjs" add "$APP" "$TGZ_krypton_common" "$TGZ_krypton_react" "$TGZ_krypton" "$TGZ_krypton_backend" \
     "$TGZ_scaffolder_backend_module_krypton" "$KRYPTON_ROOT/examples/krypton-secret-template.yaml"
 }
 

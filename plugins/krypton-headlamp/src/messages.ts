@@ -24,6 +24,11 @@ export const text = {
     notManaged: (label: string) =>
       `This Secret is not managed by Krypton (it has no ${label} label), so Krypton keeps no history of it and does not restart its consumers.`,
   },
+  values: {
+    title: 'Values',
+    intro:
+      "Masked until you reveal them; binary values are shown as base64. On Krypton-managed Secrets this section replaces Headlamp's Data section, whose Save would change the values without keeping a version.",
+  },
   history: {
     loading: 'Loading the history…',
     empty:

@@ -3,21 +3,33 @@ import {
   DetailsViewSectionProps,
   registerDetailsViewHeaderActionsProcessor,
   registerDetailsViewSection,
+  registerDetailsViewSectionsProcessor,
 } from '@kinvolk/headlamp-plugin/lib';
 import { connectHeadlamp } from './connect';
+import { valuesInPlaceOfData } from './dataSection';
 import { hideEditOnManaged } from './editAction';
 import { KryptonSecretSection } from './KryptonSecretSection';
 
 /** The id of the header-actions processor, unique among Headlamp's plugins. */
 export const HIDE_EDIT_PROCESSOR = 'krypton.hide-edit-on-managed';
 
-/** Registers Krypton on Headlamp's views: its section on Secrets only, and the Edit processor. */
+/** The id of the sections processor that puts Krypton's Values in place of Headlamp's Data. */
+export const VALUES_PROCESSOR = 'krypton.values-in-place-of-data';
+
+/**
+ * Registers Krypton on Headlamp's views: its section on Secrets only, its Values in place of
+ * Headlamp's Data on managed Secrets, and the Edit processor.
+ */
 export function registerKrypton(): void {
   registerDetailsViewSection(({ resource }: DetailsViewSectionProps) =>
     resource?.kind === 'Secret' ? (
       <KryptonSecretSection resource={resource} connect={connectHeadlamp} />
     ) : null,
   );
+  registerDetailsViewSectionsProcessor({
+    id: VALUES_PROCESSOR,
+    processor: valuesInPlaceOfData,
+  });
   registerDetailsViewHeaderActionsProcessor({
     id: HIDE_EDIT_PROCESSOR,
     processor: hideEditOnManaged,

@@ -2,6 +2,7 @@ import {
   createTranslationRef,
   useTranslationRef,
 } from '@backstage/core-plugin-api/alpha';
+import { previewMessages, valuesMessages } from '@krypton/plugin-krypton-react';
 import type { ReactElement, ReactNode } from 'react';
 import { accessMessages } from './messages/access';
 import { consumersMessages } from './messages/consumers';
@@ -14,14 +15,13 @@ import { operatorMessages } from './messages/operator';
 import { overviewMessages } from './messages/overview';
 import { pageMessages } from './messages/page';
 import { platformMessages } from './messages/platform';
-import { previewMessages } from './messages/preview';
 import { timeMessages } from './messages/time';
-import { valuesMessages } from './messages/values';
 
 /**
  * Every word that Krypton's own UI draws, in English, for apps to translate.
  *
- * One area per component folder keeps the keys findable (`history.restore.title`). The fixed
+ * One area per component folder keeps the keys findable (`history.restore.title`); the `values`
+ * and `preview` areas are the words of the value views that the Headlamp plugin shares. The fixed
  * messages of the API (`messages` in common, the spec's exact texts) are not here: the UI shows
  * them as the server sent them, because they are the contract that scripts and logs match on.
  *

@@ -12,14 +12,22 @@ import FileCopyIcon from '@material-ui/icons/FileCopy';
 import UnfoldMoreIcon from '@material-ui/icons/UnfoldMore';
 import VisibilityIcon from '@material-ui/icons/Visibility';
 import VisibilityOffIcon from '@material-ui/icons/VisibilityOff';
-import { useEffect, useId, useMemo, useState } from 'react';
+import {
+  MASK,
+  NONE,
+  RawText,
+  ValueEntry,
+  ValuePreview,
+  cellText,
+  formatBytes,
+  useValueRow,
+  valueEntries,
+} from '@krypton/plugin-krypton-react';
+import { useId, useMemo } from 'react';
 import { useKryptonT } from '../../translation';
-import { ValueEntry, formatBytes, valueEntries } from './entries';
-import { RawText } from './RawText';
-import { ValuePreview } from './ValuePreview';
+import { BackstageValues } from './host';
 
 const COLUMNS = 5;
-const COPY_STATUS_MS = 4000;
 
 const useStyles = makeStyles(theme => ({
   key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
@@ -48,97 +56,15 @@ const useStyles = makeStyles(theme => ({
   panel: { backgroundColor: theme.palette.background.default },
 }));
 
-type Panel = 'preview' | 'raw' | undefined;
-type CopyStatus = 'idle' | 'copied' | 'failed';
-
-/**
- * navigator.clipboard only: the execCommand fallback would need the value in a hidden textarea in
- * the DOM. It is missing outside secure contexts, which is reported rather than worked around.
- */
-async function copyToClipboard(text: string): Promise<boolean> {
-  if (typeof navigator === 'undefined' || !navigator.clipboard?.writeText) {
-    return false;
-  }
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Above this length, the revealed cell holds only the start of a value. */
-const CELL_FULL_MAX = 16_384;
-const CELL_START = 1_024;
-
-/**
- * What the revealed cell holds: one line, cut with an ellipsis at 360 px, so a long value's start
- * looks the same. The browser lays out a line's whole text however little of it shows: 131,072
- * characters cost 30 ms in Chromium. Expand, Raw and Copy always have the whole value.
- */
-function cellText(value: string): string {
-  if (value.length <= CELL_FULL_MAX) return value;
-  // Not between the two halves of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(value[CELL_START - 1])
-    ? CELL_START - 1
-    : CELL_START;
-  return value.slice(0, end);
-}
-
-/** The placeholder of a masked value and of an empty cell: symbols, not words. */
-const MASK = '••••••••';
-const NONE = '—';
-
 const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
   const classes = useStyles();
   const t = useKryptonT();
   const keyId = useId();
   const panelId = useId();
-  const [revealed, setRevealed] = useState(false);
-  const [panel, setPanel] = useState<Panel>(undefined);
-  const [copyStatus, setCopyStatus] = useState<CopyStatus>('idle');
-
-  useEffect(() => {
-    if (copyStatus === 'idle') return undefined;
-    const timer = setTimeout(() => setCopyStatus('idle'), COPY_STATUS_MS);
-    return () => clearTimeout(timer);
-  }, [copyStatus]);
-
+  const { revealed, panel, copyStatus, toggleReveal, togglePanel, copy } =
+    useValueRow(entry);
   const { value, kind } = entry;
   const isText = kind === 'text';
-
-  // A different value under the same key (another history version, an external edit) starts
-  // masked again: a reveal applies to what the user chose to see, not to the key. An unchanged
-  // value on a refresh keeps its state. Adjusting state during render is React's pattern for this.
-  const [seen, setSeen] = useState({ kind, value });
-  if (seen.kind !== kind || seen.value !== value) {
-    setSeen({ kind, value });
-    setRevealed(false);
-    setPanel(undefined);
-    setCopyStatus('idle');
-  }
-
-  // Expand and Raw are explicit reveals too, so Hide always masks everything of this key.
-  const togglePanel = (next: Exclude<Panel, undefined>) => {
-    if (panel === next) {
-      setPanel(undefined);
-    } else {
-      setPanel(next);
-      setRevealed(true);
-    }
-  };
-  const toggleReveal = () => {
-    if (revealed) {
-      setRevealed(false);
-      setPanel(undefined);
-    } else {
-      setRevealed(true);
-    }
-  };
-  const copy = async () => {
-    if (value === undefined) return;
-    setCopyStatus((await copyToClipboard(value)) ? 'copied' : 'failed');
-  };
 
   let shown;
   if (value === undefined) {
@@ -293,27 +219,29 @@ export const SecretValues = ({
     [data, binaryData, keys],
   );
   return (
-    <InfoCard title={title}>
-      {entries.length === 0 ? (
-        <Typography variant="body2">{t('values.table.empty')}</Typography>
-      ) : (
-        <Table size="small" aria-label={title}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('values.table.key')}</TableCell>
-              <TableCell>{t('values.table.kind')}</TableCell>
-              <TableCell>{t('values.table.size')}</TableCell>
-              <TableCell>{t('values.table.value')}</TableCell>
-              <TableCell>{t('values.table.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {entries.map(entry => (
-              <ValueRow key={entry.key} entry={entry} now={now} />
-            ))}
-          </TableBody>
-        </Table>
-      )}
-    </InfoCard>
+    <BackstageValues>
+      <InfoCard title={title}>
+        {entries.length === 0 ? (
+          <Typography variant="body2">{t('values.table.empty')}</Typography>
+        ) : (
+          <Table size="small" aria-label={title}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('values.table.key')}</TableCell>
+                <TableCell>{t('values.table.kind')}</TableCell>
+                <TableCell>{t('values.table.size')}</TableCell>
+                <TableCell>{t('values.table.value')}</TableCell>
+                <TableCell>{t('values.table.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {entries.map(entry => (
+                <ValueRow key={entry.key} entry={entry} now={now} />
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </InfoCard>
+    </BackstageValues>
   );
 };

@@ -1,20 +1,17 @@
-import Typography from '@material-ui/core/Typography';
-import { makeStyles } from '@material-ui/core/styles';
-import ToggleButton from '@material-ui/lab/ToggleButton';
-import ToggleButtonGroup from '@material-ui/lab/ToggleButtonGroup';
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
 import { Component, ReactNode, useId, useMemo, useState } from 'react';
-import { KryptonT, useKryptonT } from '../../translation';
 import {
   PreviewFormat,
   PreviewMode,
   detectFormat,
   formatLabel,
 } from './formats';
+import { useValuesHost } from './host';
 import { MarkdownPreview } from './markdown';
 import { PemPreview } from './pem';
 import { RawText } from './RawText';
 import { StructuredPreview } from './structured';
+import type { ValuesT } from './texts';
 
 const MODES: readonly PreviewMode[] = [
   'auto',
@@ -26,18 +23,16 @@ const MODES: readonly PreviewMode[] = [
   'text',
 ];
 
-function modeLabel(mode: PreviewMode, t: KryptonT): string {
+function modeLabel(mode: PreviewMode, t: ValuesT): string {
   return mode === 'auto' ? t('values.preview.auto') : formatLabel(mode, t);
 }
 
 /** The boundary's fallback: a class component cannot call the translation hook itself. */
 function PreviewFailed({ text }: { text: string }) {
-  const t = useKryptonT();
+  const { t, Text } = useValuesHost();
   return (
     <>
-      <Typography variant="body2" paragraph>
-        {t('values.preview.failed')}
-      </Typography>
+      <Text kind="paragraph">{t('values.preview.failed')}</Text>
       <RawText text={text} label={t('values.preview.rawText')} />
     </>
   );
@@ -73,7 +68,7 @@ const PreviewBody = ({
   format: PreviewFormat;
   now?: Date;
 }) => {
-  const t = useKryptonT();
+  const { t } = useValuesHost();
   switch (format) {
     case 'markdown':
       return <MarkdownPreview text={text} />;
@@ -87,16 +82,6 @@ const PreviewBody = ({
       return <RawText text={text} label={t('values.preview.textPreview')} />;
   }
 };
-
-const useStyles = makeStyles(theme => ({
-  toolbar: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: theme.spacing(1),
-    marginBottom: theme.spacing(1),
-  },
-}));
 
 export interface ValuePreviewProps {
   /** The text value, in full. */
@@ -112,8 +97,7 @@ const BoundedPreview = ({
   initialMode = 'auto',
   now,
 }: ValuePreviewProps) => {
-  const classes = useStyles();
-  const t = useKryptonT();
+  const { t, classes, Text, ModePicker } = useValuesHost();
   const labelId = useId();
   const [mode, setMode] = useState<PreviewMode>(initialMode);
   const detected = useMemo(
@@ -124,37 +108,26 @@ const BoundedPreview = ({
   return (
     <div>
       <div className={classes.toolbar}>
-        <Typography variant="body2" id={labelId}>
+        <Text kind="body" id={labelId}>
           {t('values.preview.previewAs')}
-        </Typography>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
+        </Text>
+        <ModePicker
+          modes={MODES}
           value={mode}
-          aria-labelledby={labelId}
-          // Clicking the selected button again would deselect it (null): keep the current mode.
-          onChange={(_event, next: PreviewMode | null) => next && setMode(next)}
-        >
-          {MODES.map(option => (
-            <ToggleButton
-              key={option}
-              value={option}
-              aria-label={modeLabel(option, t)}
-            >
-              {modeLabel(option, t)}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+          onChange={setMode}
+          labelOf={option => modeLabel(option, t)}
+          labelledBy={labelId}
+        />
         {detected && (
-          <Typography variant="body2" color="textSecondary">
+          <Text kind="secondary">
             {t('values.preview.detected', {
               format: formatLabel(detected, t),
             })}
-          </Typography>
+          </Text>
         )}
       </div>
       {value === '' ? (
-        <Typography variant="body2">{t('values.preview.empty')}</Typography>
+        <Text kind="body">{t('values.preview.empty')}</Text>
       ) : (
         // Keyed by format, so that choosing another format retries after a failure.
         <PreviewBoundary key={format} text={value}>
@@ -171,13 +144,13 @@ const BoundedPreview = ({
  * page slow; the value itself is never truncated.
  */
 export const ValuePreview = (props: ValuePreviewProps) => {
-  const t = useKryptonT();
+  const { t, Text } = useValuesHost();
   if (props.value.length > PREVIEW_LIMIT_CODE_UNITS) {
     return (
       <div>
-        <Typography variant="body2" paragraph>
+        <Text kind="paragraph">
           {t('values.preview.tooLarge', { limit: PREVIEW_LIMIT_CODE_UNITS })}
-        </Typography>
+        </Text>
         <RawText text={props.value} label={t('values.preview.rawText')} />
       </div>
     );

@@ -1,16 +1,10 @@
 import {
-  StatusError,
-  StatusOK,
-  StatusWarning,
-} from '@backstage/core-components';
-import Typography from '@material-ui/core/Typography';
-import { makeStyles } from '@material-ui/core/styles';
-import {
   SubjectAlternativeNameExtension,
   X509Certificate,
 } from '@peculiar/x509';
-import { KryptonT, useKryptonT } from '../../translation';
+import { useValuesHost } from './host';
 import { RawText } from './RawText';
+import type { ValuesT } from './texts';
 
 export interface PemBlock {
   /** The label of the BEGIN line, e.g. CERTIFICATE or PRIVATE KEY. */
@@ -147,42 +141,23 @@ const isSanType = (type: string): type is SanType =>
   (SAN_TYPES as readonly string[]).includes(type);
 
 /** A name form's label; a form this list does not know is named as the library names it. */
-const sanLabel = (type: string, t: KryptonT): string =>
+const sanLabel = (type: string, t: ValuesT): string =>
   isSanType(type) ? t(`values.pem.sanTypes.${type}`) : type;
 
-function formatDate(date: Date, t: KryptonT): string {
+function formatDate(date: Date, t: ValuesT): string {
   // toISOString throws on an invalid date; a summary must not.
   return Number.isNaN(date.getTime())
     ? t('values.pem.unknownDate')
     : date.toISOString();
 }
 
-const ExpiryFlag = ({ status }: { status: ExpiryStatus }) => {
-  const t = useKryptonT();
-  switch (status) {
-    case 'expired':
-      return <StatusError>{t('values.pem.expired')}</StatusError>;
-    case 'expiring':
-      return <StatusWarning>{t('values.pem.expiring')}</StatusWarning>;
-    case 'not-yet-valid':
-      return <StatusWarning>{t('values.pem.notYetValid')}</StatusWarning>;
-    default:
-      return <StatusOK>{t('values.pem.valid')}</StatusOK>;
-  }
-};
-
-const useStyles = makeStyles(theme => ({
-  list: { listStyle: 'none', padding: 0, margin: theme.spacing(1, 0, 0) },
-  block: { marginBottom: theme.spacing(1.5) },
-  fields: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: theme.spacing(2),
-    margin: theme.spacing(0.5, 0, 0),
-    '& dt': { fontWeight: theme.typography.fontWeightMedium },
-    '& dd': { margin: 0, overflowWrap: 'anywhere' },
-  },
-}));
+/** The words of each validity, which the host shows as its own status. */
+const EXPIRY_TEXT = {
+  expired: 'values.pem.expired',
+  expiring: 'values.pem.expiring',
+  'not-yet-valid': 'values.pem.notYetValid',
+  valid: 'values.pem.valid',
+} as const;
 
 const CertificateDetails = ({
   summary,
@@ -191,15 +166,15 @@ const CertificateDetails = ({
   summary: CertificateSummary;
   now: Date;
 }) => {
-  const classes = useStyles();
-  const t = useKryptonT();
+  const { t, classes, CertificateStatus } = useValuesHost();
   const sans = summary.subjectAltNames;
+  const status = expiryStatus(summary.notBefore, summary.notAfter, now);
   return (
     <>
-      <ExpiryFlag
-        status={expiryStatus(summary.notBefore, summary.notAfter, now)}
-      />
-      <dl className={classes.fields}>
+      <CertificateStatus status={status}>
+        {t(EXPIRY_TEXT[status])}
+      </CertificateStatus>
+      <dl className={classes.pemFields}>
         <dt>{t('values.pem.subject')}</dt>
         <dd>{summary.subject || t('values.pem.empty')}</dd>
         <dt>{t('values.pem.issuer')}</dt>
@@ -209,7 +184,7 @@ const CertificateDetails = ({
           {sans === undefined && t('values.pem.unreadable')}
           {sans?.length === 0 && t('values.pem.none')}
           {sans && sans.length > 0 && (
-            <ul className={classes.list}>
+            <ul className={classes.pemList}>
               {sans.map((san, index) => (
                 <li key={index}>
                   {t('values.pem.san', {
@@ -231,18 +206,16 @@ const CertificateDetails = ({
 };
 
 const BlockSummary = ({ block, now }: { block: PemBlock; now: Date }) => {
-  const t = useKryptonT();
+  const { t, Text } = useValuesHost();
   if (block.type !== 'CERTIFICATE') {
     // Keys and other blocks are named only: decoding a private key has no place in a viewer.
     return block.complete ? null : (
-      <Typography variant="body2">{t('values.pem.incomplete')}</Typography>
+      <Text kind="body">{t('values.pem.incomplete')}</Text>
     );
   }
   const summary = block.complete ? summarizeCertificate(block.text) : undefined;
   if (!summary) {
-    return (
-      <Typography variant="body2">{t('values.pem.unparsable')}</Typography>
-    );
+    return <Text kind="body">{t('values.pem.unparsable')}</Text>;
   }
   return <CertificateDetails summary={summary} now={now} />;
 };
@@ -255,24 +228,26 @@ export interface PemPreviewProps {
 
 /** The PEM as plain text, then one entry per block with a summary for each certificate. */
 export const PemPreview = ({ text, now = new Date() }: PemPreviewProps) => {
-  const classes = useStyles();
-  const t = useKryptonT();
+  const { t, classes, Text } = useValuesHost();
   const blocks = pemBlocks(text);
   return (
     <>
       <RawText text={text} label={t('values.pem.textLabel')} />
       {blocks.length === 0 ? (
-        <Typography variant="body2">{t('values.pem.noBlocks')}</Typography>
+        <Text kind="body">{t('values.pem.noBlocks')}</Text>
       ) : (
-        <ul className={classes.list} aria-label={t('values.pem.blocksLabel')}>
+        <ul
+          className={classes.pemList}
+          aria-label={t('values.pem.blocksLabel')}
+        >
           {blocks.map((block, index) => (
-            <li key={index} className={classes.block}>
-              <Typography variant="subtitle2" component="p">
+            <li key={index} className={classes.pemBlock}>
+              <Text kind="title">
                 {t('values.pem.block', {
                   number: String(index + 1),
                   type: block.type,
                 })}
-              </Typography>
+              </Text>
               <BlockSummary block={block} now={now} />
             </li>
           ))}

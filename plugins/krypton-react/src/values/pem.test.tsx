@@ -1,4 +1,4 @@
-import { renderInTestApp } from '@backstage/test-utils';
+import { renderValues } from '../__testUtils__/renderValues';
 import * as x509 from '@peculiar/x509';
 import { screen, within } from '@testing-library/react';
 import { webcrypto } from 'node:crypto';
@@ -100,7 +100,7 @@ function blockItems(): HTMLElement[] {
 describe('ValuePreview: PEM', () => {
   it('shows the PEM text and summarizes each certificate', async () => {
     const value = `${valid}\n`;
-    await renderInTestApp(<ValuePreview value={value} now={NOW} />);
+    await renderValues(<ValuePreview value={value} now={NOW} />);
     expect(screen.getByText('Detected: PEM')).toBeInTheDocument();
     expect(screen.getByRole('group', { name: 'PEM text' }).textContent).toBe(
       value,
@@ -129,7 +129,7 @@ describe('ValuePreview: PEM', () => {
   });
 
   it('flags expired and soon-expiring certificates', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value={`${expired}\n${expiring}\n${noSans}`} now={NOW} />,
     );
     const [first, second, third] = blockItems();
@@ -144,7 +144,7 @@ describe('ValuePreview: PEM', () => {
 
   it('keeps a broken block from hiding the others, and names other blocks by type only', async () => {
     const value = [BROKEN_CERTIFICATE, valid, PRIVATE_KEY].join('\n');
-    await renderInTestApp(<ValuePreview value={value} now={NOW} />);
+    await renderValues(<ValuePreview value={value} now={NOW} />);
     const [broken, good, key] = blockItems();
     expect(
       within(broken).getByText('Block 1: CERTIFICATE'),
@@ -164,7 +164,7 @@ describe('ValuePreview: PEM', () => {
   });
 
   it('says so when the chosen PEM mode finds no block', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value="not pem" initialMode="pem" now={NOW} />,
     );
     expect(screen.getByText('No PEM blocks were found.')).toBeInTheDocument();

@@ -2,8 +2,8 @@ import {
   base64DecodedLength,
   isBase64,
   utf8Length,
-} from '@krypton/plugin-krypton-common';
-import { KryptonT } from '../../translation';
+} from '@krypton/plugin-krypton-common/values';
+import type { ValuesT } from './texts';
 
 /** text: lossless UTF-8 from data; binary: original base64 from binaryData; missing: listed only. */
 export type ValueKind = 'text' | 'binary' | 'missing';
@@ -63,7 +63,7 @@ export function valueEntries(
 }
 
 /** "1 byte", "1,234 bytes", grouped as the user's language groups digits. */
-export function formatBytes(bytes: number | undefined, t: KryptonT): string {
+export function formatBytes(bytes: number | undefined, t: ValuesT): string {
   if (bytes === undefined) return t('values.size.unknown');
   return t('values.size.bytes', { count: bytes });
 }

@@ -1,4 +1,4 @@
-import { renderInTestApp } from '@backstage/test-utils';
+import { renderValues } from '../__testUtils__/renderValues';
 import { screen } from '@testing-library/react';
 import { RAW_BLOCK_UNITS, RawText, rawBlocks } from './RawText';
 
@@ -48,7 +48,7 @@ describe('rawBlocks', () => {
 describe('RawText', () => {
   it('shows a long text in blocks whose text is the whole text', async () => {
     const text = lines(RAW_BLOCK_UNITS * 5, 7);
-    await renderInTestApp(<RawText text={text} label="Raw value of notes" />);
+    await renderValues(<RawText text={text} label="Raw value of notes" />);
     const group = screen.getByRole('group', { name: 'Raw value of notes' });
     expect(group.textContent).toBe(text);
     expect(group.children.length).toBeGreaterThan(3);
@@ -57,7 +57,7 @@ describe('RawText', () => {
 
   it('shows a short text as it is, and markup in it as text', async () => {
     const text = '<b>bold</b>\n  indented';
-    await renderInTestApp(<RawText text={text} label="Raw value of notes" />);
+    await renderValues(<RawText text={text} label="Raw value of notes" />);
     const group = screen.getByRole('group', { name: 'Raw value of notes' });
     expect(group.textContent).toBe(text);
     expect(group.children).toHaveLength(0);

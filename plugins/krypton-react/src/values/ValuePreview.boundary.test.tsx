@@ -1,4 +1,4 @@
-import { renderInTestApp } from '@backstage/test-utils';
+import { renderValues } from '../__testUtils__/renderValues';
 import { screen } from '@testing-library/react';
 import { ValuePreview } from './ValuePreview';
 
@@ -17,9 +17,7 @@ describe('ValuePreview: renderer failure', () => {
       .mockImplementation(() => undefined);
     try {
       const value = '# Deep\n\n> > > text';
-      await renderInTestApp(
-        <ValuePreview value={value} initialMode="markdown" />,
-      );
+      await renderValues(<ValuePreview value={value} initialMode="markdown" />);
       expect(
         screen.getByText(
           'This value could not be previewed; showing the raw text.',

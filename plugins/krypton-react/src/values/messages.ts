@@ -1,4 +1,8 @@
-/** The words of the values components; see ../translation.ts for the rules of every area. */
+/**
+ * The words of the value views, in English. The Backstage plugin puts them in its translation ref
+ * (areas `values` and `preview`), so that apps can translate them; a host without translations
+ * renders them with englishValuesT.
+ */
 export const valuesMessages = {
   table: {
     title: 'Values',
@@ -90,5 +94,19 @@ export const valuesMessages = {
     notBefore: 'Not before',
     notAfter: 'Not after',
     unknownDate: 'unknown',
+  },
+} as const;
+
+/** The words of the Markdown preview. */
+export const previewMessages = {
+  markdown: {
+    tooManyElements:
+      'This value has too many Markdown elements to preview; showing the raw text.',
+    tooDeep:
+      'This value nests quotes or lists too deeply to preview as Markdown; showing the raw text.',
+    rawLabel: 'Raw Markdown text',
+    image: 'Image: {{alt}} ({{src}}) — not loaded',
+    imageNoDescription: 'no description',
+    imageNoAddress: 'no address',
   },
 } as const;

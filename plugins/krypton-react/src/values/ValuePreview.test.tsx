@@ -1,5 +1,5 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
-import { renderInTestApp } from '@backstage/test-utils';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { renderValues } from '../__testUtils__/renderValues';
 import { fireEvent, screen } from '@testing-library/react';
 import { ValuePreview } from './ValuePreview';
 
@@ -29,7 +29,7 @@ Inline <span style="color:red" onclick="alert(4)">html</span> here.
 
 describe('ValuePreview: Markdown', () => {
   it('renders Markdown and keeps HTML, images and unsafe links inert', async () => {
-    const { container } = await renderInTestApp(
+    const { container } = await renderValues(
       <ValuePreview value={HOSTILE_MARKDOWN} />,
     );
     expect(screen.getByText('Detected: Markdown')).toBeInTheDocument();
@@ -59,7 +59,7 @@ describe('ValuePreview: Markdown', () => {
   });
 
   it('renders unsafe and relative links as plain text', async () => {
-    const { container } = await renderInTestApp(
+    const { container } = await renderValues(
       <ValuePreview value={HOSTILE_MARKDOWN} />,
     );
     await screen.findByRole('heading', { level: 1, name: 'Title' });
@@ -80,7 +80,7 @@ describe('ValuePreview: Markdown', () => {
   });
 
   it('opens safe links only in a new tab without opener or referrer', async () => {
-    await renderInTestApp(<ValuePreview value={HOSTILE_MARKDOWN} />);
+    await renderValues(<ValuePreview value={HOSTILE_MARKDOWN} />);
     const links = await screen.findAllByRole('link');
     expect(links.map(link => link.getAttribute('href'))).toEqual([
       'https://example.com/docs',
@@ -96,7 +96,7 @@ describe('ValuePreview: Markdown', () => {
 
   it('shows Markdown with too many elements as raw text', async () => {
     const value = `# Runbook\n\n${'- item\n'.repeat(16_384)}`;
-    await renderInTestApp(<ValuePreview value={value} />);
+    await renderValues(<ValuePreview value={value} />);
     expect(screen.getByText('Detected: Markdown')).toBeInTheDocument();
     expect(
       await screen.findByText(
@@ -113,7 +113,7 @@ describe('ValuePreview: Markdown', () => {
   });
 
   it('previews Markdown when chosen even without Markdown hints', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value="plain words *emphasis*" initialMode="markdown" />,
     );
     expect((await screen.findByText('emphasis')).tagName).toBe('EM');
@@ -123,7 +123,7 @@ describe('ValuePreview: Markdown', () => {
 describe('ValuePreview: structured text', () => {
   it('pretty-prints JSON', async () => {
     const value = '{"b":1,"a":[1,{"c":null}]}';
-    await renderInTestApp(<ValuePreview value={value} />);
+    await renderValues(<ValuePreview value={value} />);
     expect(screen.getByText('Detected: JSON')).toBeInTheDocument();
     expect(
       screen.getByRole('group', { name: 'JSON preview' }).textContent,
@@ -132,7 +132,7 @@ describe('ValuePreview: structured text', () => {
 
   it('shows invalid JSON raw with a note', async () => {
     const value = '{"a": 1,';
-    await renderInTestApp(<ValuePreview value={value} initialMode="json" />);
+    await renderValues(<ValuePreview value={value} initialMode="json" />);
     expect(
       screen.getByText('Not valid JSON; showing the raw text.'),
     ).toBeInTheDocument();
@@ -142,7 +142,7 @@ describe('ValuePreview: structured text', () => {
   });
 
   it('warns when JSON numbers cannot be shown exactly', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value='{"id": 12345678901234567891, "ok": 1.50}' />,
     );
     expect(
@@ -151,7 +151,7 @@ describe('ValuePreview: structured text', () => {
   });
 
   it('does not warn for ordinary JSON numbers', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value='{"a": 1.50, "b": -0.001, "c": 1e3, "d": "12345678901234567891"}' />,
     );
     expect(
@@ -162,7 +162,7 @@ describe('ValuePreview: structured text', () => {
   it('pretty-prints YAML and keeps scalars as written', async () => {
     const value =
       'name:   demo\nid: 12345678901234567891\nenabled: yes\nlist: [a,   b]\n';
-    await renderInTestApp(<ValuePreview value={value} />);
+    await renderValues(<ValuePreview value={value} />);
     expect(screen.getByText('Detected: YAML')).toBeInTheDocument();
     expect(
       screen.getByRole('group', { name: 'YAML preview' }).textContent,
@@ -173,7 +173,7 @@ describe('ValuePreview: structured text', () => {
 
   it('shows invalid YAML raw with a note', async () => {
     const value = 'a: [1, 2\nb: c: d';
-    await renderInTestApp(<ValuePreview value={value} initialMode="yaml" />);
+    await renderValues(<ValuePreview value={value} initialMode="yaml" />);
     expect(
       screen.getByText('Not valid YAML; showing the raw text.'),
     ).toBeInTheDocument();
@@ -183,7 +183,7 @@ describe('ValuePreview: structured text', () => {
   });
 
   it('pretty-prints XML', async () => {
-    await renderInTestApp(
+    await renderValues(
       <ValuePreview value='<?xml version="1.0"?><a x="1"><b>text</b><c/></a>' />,
     );
     expect(screen.getByText('Detected: XML')).toBeInTheDocument();
@@ -194,7 +194,7 @@ describe('ValuePreview: structured text', () => {
 
   it('shows invalid XML raw with a note', async () => {
     const value = '<a><b>unclosed</a>';
-    await renderInTestApp(<ValuePreview value={value} initialMode="xml" />);
+    await renderValues(<ValuePreview value={value} initialMode="xml" />);
     expect(
       screen.getByText('Not valid XML; showing the raw text.'),
     ).toBeInTheDocument();
@@ -207,7 +207,7 @@ describe('ValuePreview: structured text', () => {
 describe('ValuePreview: mode and limit', () => {
   it('offers every mode and switches on demand', async () => {
     const value = '{"a":1}';
-    await renderInTestApp(<ValuePreview value={value} />);
+    await renderValues(<ValuePreview value={value} />);
     const group = screen.getByRole('group', { name: 'Preview as:' });
     expect(group).toBeInTheDocument();
     for (const name of [
@@ -237,7 +237,7 @@ describe('ValuePreview: mode and limit', () => {
   });
 
   it('detects plain text', async () => {
-    await renderInTestApp(<ValuePreview value="s3cr3t-password" />);
+    await renderValues(<ValuePreview value="s3cr3t-password" />);
     expect(screen.getByText('Detected: Text')).toBeInTheDocument();
   });
 
@@ -245,7 +245,7 @@ describe('ValuePreview: mode and limit', () => {
     const head = '# Limit heading\n\n';
     const value = head + 'a'.repeat(PREVIEW_LIMIT_CODE_UNITS - head.length);
     expect(value.length).toBe(PREVIEW_LIMIT_CODE_UNITS);
-    await renderInTestApp(<ValuePreview value={value} />);
+    await renderValues(<ValuePreview value={value} />);
     expect(
       await screen.findByRole(
         'heading',
@@ -263,7 +263,7 @@ describe('ValuePreview: mode and limit', () => {
       PREVIEW_LIMIT_CODE_UNITS - head.length - 1,
     )}`;
     expect(value.length).toBe(PREVIEW_LIMIT_CODE_UNITS + 1);
-    const { container } = await renderInTestApp(
+    const { container } = await renderValues(
       <ValuePreview value={value} initialMode="markdown" />,
     );
     expect(
@@ -282,7 +282,7 @@ describe('ValuePreview: mode and limit', () => {
   });
 
   it('says so for an empty value', async () => {
-    await renderInTestApp(<ValuePreview value="" />);
+    await renderValues(<ValuePreview value="" />);
     expect(screen.getByText('This value is empty.')).toBeInTheDocument();
   });
 });

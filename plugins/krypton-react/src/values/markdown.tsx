@@ -1,5 +1,3 @@
-import Typography from '@material-ui/core/Typography';
-import { makeStyles } from '@material-ui/core/styles';
 import {
   Fragment,
   ReactNode,
@@ -9,7 +7,7 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { KryptonT, useKryptonT } from '../../translation';
+import { useValuesHost } from './host';
 import {
   MarkdownDocument,
   MarkdownNode,
@@ -18,13 +16,14 @@ import {
   parseSteps,
 } from './markdownParse';
 import { RawText } from './RawText';
+import type { ValuesT } from './texts';
 
 /** The only schemes a preview link may use; everything else is shown as text. */
 const LIVE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 /**
  * The href a link may keep, or undefined. Relative links count as unsafe too: in a Secret they
- * would resolve against Backstage's own origin.
+ * would resolve against the host's own origin.
  */
 export function safeLinkHref(href: string | undefined): string | undefined {
   if (!href) return undefined;
@@ -38,45 +37,6 @@ export function safeLinkHref(href: string | undefined): string | undefined {
     return undefined;
   }
 }
-
-const useStyles = makeStyles(theme => ({
-  root: {
-    overflowWrap: 'anywhere',
-    // As RawText: the preview takes the width of the values table and asks for none. Otherwise
-    // the table measures every element of the preview for its column widths at each frame, and a
-    // list that grows by a slice at a time was measured again, whole, after every slice.
-    contain: 'inline-size',
-    '& pre': {
-      whiteSpace: 'pre-wrap',
-      padding: theme.spacing(1),
-      backgroundColor: theme.palette.background.default,
-    },
-  },
-  // A slice's top-level blocks, or a container split over slices. The browser skips style, layout
-  // and paint of a group outside the viewport until it comes near; it stays in the page for
-  // find-in-page and assistive technology. One group per slice, not one per block: Chromium tracks
-  // each such element's distance to the viewport at every frame, and the runbook of the preview
-  // bench has about 1,400 blocks.
-  group: {
-    'content-visibility': 'auto',
-    // Until a group has been laid out once, its height is a guess: a slice's weight of list items
-    // or prose is several thousand pixels. An element of the preview never has a style attribute.
-    'contain-intrinsic-block-size': 'auto 200lh',
-    // The group contains its children's margins; between two groups, the next block's top margin
-    // is the gap, as when the margins collapsed.
-    '& > :last-child': { marginBottom: 0 },
-  },
-  // Material UI's Link, as one class: its component costs per link, and a runbook has hundreds.
-  link: {
-    color: theme.palette.primary.main,
-    textDecoration: 'none',
-    '&:hover, &:focus-visible': { textDecoration: 'underline' },
-  },
-  image: {
-    fontStyle: 'italic',
-    color: theme.palette.text.secondary,
-  },
-}));
 
 // The tags that a node may become: the block and inline elements of CommonMark that the GitHub
 // schema of rehype-sanitize allowed before. A token's own tag is never rendered as such.
@@ -107,7 +67,7 @@ function languageClass(info: string): string | undefined {
 }
 
 interface RenderContext {
-  t: KryptonT;
+  t: ValuesT;
   imageClass: string;
   linkClass: string;
   groupClass: string;
@@ -176,7 +136,7 @@ function renderNode(
     }
     case 'link_open': {
       // Never an <a> with an unsafe href; a live link opens only when activated, in a new tab
-      // without opener or referrer, so the target page learns neither Backstage's window nor the
+      // without opener or referrer, so the target page learns neither the host's window nor the
       // URL.
       const safe = safeLinkHref(token.attrGet('href') ?? undefined);
       if (!safe) return <span key={key}>{children()}</span>;
@@ -375,8 +335,7 @@ function nextTask(callback: () => void): () => void {
  * the last slice is in, aria-busy is true.
  */
 const SlicedDocument = ({ document }: { document?: MarkdownDocument }) => {
-  const classes = useStyles();
-  const t = useKryptonT();
+  const { t, classes } = useValuesHost();
   const [progress, setProgress] = useState({ document, shown: 1 });
   // A new document starts again from its first slice.
   const shown = progress.document === document ? progress.shown : 1;
@@ -391,16 +350,16 @@ const SlicedDocument = ({ document }: { document?: MarkdownDocument }) => {
       t,
       imageClass: classes.image,
       linkClass: classes.link,
-      groupClass: classes.group,
+      groupClass: classes.markdownGroup,
     }),
-    [t, classes.image, classes.link, classes.group],
+    [t, classes.image, classes.link, classes.markdownGroup],
   );
   const groups = useMemo(
     () => (document ? groupSlices(document) : []),
     [document],
   );
   return (
-    <div className={classes.root} aria-busy={!document || shown < total}>
+    <div className={classes.markdown} aria-busy={!document || shown < total}>
       {renderGroups(groups, shown, context)}
     </div>
   );
@@ -460,16 +419,16 @@ export interface MarkdownPreviewProps {
  * nested too deeply is shown as raw text.
  */
 export const MarkdownPreview = ({ text }: MarkdownPreviewProps) => {
-  const t = useKryptonT();
+  const { t, Text } = useValuesHost();
   const parsed = useParsedMarkdown(text);
   if (parsed && !parsed.ok) {
     return (
       <>
-        <Typography variant="body2" paragraph>
+        <Text kind="paragraph">
           {parsed.reason === 'elements'
             ? t('preview.markdown.tooManyElements')
             : t('preview.markdown.tooDeep')}
-        </Typography>
+        </Text>
         <RawText text={text} label={t('preview.markdown.rawLabel')} />
       </>
     );

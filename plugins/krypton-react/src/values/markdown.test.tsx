@@ -1,5 +1,5 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
-import { renderInTestApp } from '@backstage/test-utils';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { renderValues } from '../__testUtils__/renderValues';
 import { screen, waitFor } from '@testing-library/react';
 import MarkdownIt, { type Options } from 'markdown-it';
 import { MarkdownPreview } from './markdown';
@@ -180,9 +180,7 @@ describe('MarkdownPreview', () => {
       { length: 400 },
       (_, i) => `## Section ${i}\n\nText of *section* ${i}.\n`,
     ).join('\n');
-    const { container } = await renderInTestApp(
-      <MarkdownPreview text={text} />,
-    );
+    const { container } = await renderValues(<MarkdownPreview text={text} />);
     const parsed = parseMarkdown(text);
     expect(parsed.ok && parsed.document.slices.length).toBeGreaterThan(1);
     await screen.findByRole('heading', { name: 'Section 399' });
@@ -198,9 +196,7 @@ describe('MarkdownPreview', () => {
       { length: 3000 },
       (_, i) => `- host ${i}\n`,
     ).join('')}`;
-    const { container } = await renderInTestApp(
-      <MarkdownPreview text={text} />,
-    );
+    const { container } = await renderValues(<MarkdownPreview text={text} />);
     await waitFor(
       () =>
         expect(container.querySelector('[aria-busy="false"]')).not.toBeNull(),
@@ -221,9 +217,7 @@ describe('MarkdownPreview', () => {
       '[protocol-relative](//evil.example/x)',
       '[titled](https://example.com/t "A title")',
     ].join('\n\n');
-    const { container } = await renderInTestApp(
-      <MarkdownPreview text={text} />,
-    );
+    const { container } = await renderValues(<MarkdownPreview text={text} />);
     await screen.findByText('entity');
     for (const name of ['entity', 'upper', 'spaced', 'protocol-relative']) {
       expect(screen.getByText(name).closest('a')).toBeNull();
@@ -256,9 +250,7 @@ describe('MarkdownPreview', () => {
       '',
       '![alt *with* `code`](javascript:alert(5) "title")',
     ].join('\n');
-    const { container } = await renderInTestApp(
-      <MarkdownPreview text={text} />,
-    );
+    const { container } = await renderValues(<MarkdownPreview text={text} />);
     await screen.findByText(/^Image: alt with code/);
     const codes = Array.from(container.querySelectorAll('pre code'));
     expect(codes.map(code => code.className)).toEqual([
@@ -280,7 +272,7 @@ describe('MarkdownPreview', () => {
 
   it('explains why a value too deeply nested is shown raw', async () => {
     const text = `${'> '.repeat(MAX_NESTING)}deep`;
-    await renderInTestApp(<MarkdownPreview text={text} />);
+    await renderValues(<MarkdownPreview text={text} />);
     expect(
       await screen.findByText(/nests quotes or lists too deeply/),
     ).toBeInTheDocument();

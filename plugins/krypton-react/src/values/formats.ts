@@ -1,6 +1,6 @@
 import formatXmlText from 'xml-formatter';
 import { isMap, parseAllDocuments } from 'yaml';
-import { KryptonT } from '../../translation';
+import type { ValuesT } from './texts';
 import { mayBeYamlMapping } from './yamlMapping';
 
 /** What a text value can be previewed as. */
@@ -16,7 +16,7 @@ export type PreviewFormat =
 export type PreviewMode = 'auto' | PreviewFormat;
 
 /** A format's name, as the preview's buttons and notes say it. */
-export const formatLabel = (format: PreviewFormat, t: KryptonT): string =>
+export const formatLabel = (format: PreviewFormat, t: ValuesT): string =>
   t(`values.formats.${format}`);
 
 export type FormatResult =

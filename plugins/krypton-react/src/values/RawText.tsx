@@ -1,31 +1,5 @@
-import { makeStyles } from '@material-ui/core/styles';
 import { useMemo } from 'react';
-
-const useStyles = makeStyles(theme => ({
-  pre: {
-    margin: 0,
-    padding: theme.spacing(1),
-    maxHeight: 480,
-    overflow: 'auto',
-    whiteSpace: 'pre-wrap',
-    overflowWrap: 'anywhere',
-    // The block takes the width it is given and asks for none: in the values table, whose column
-    // widths come from their contents, measuring 131,072 characters for that cost more than
-    // laying them out (127 against 52 ms for the bench's runbook in Chromium).
-    contain: 'inline-size',
-    fontFamily: 'monospace',
-    fontSize: theme.typography.body2.fontSize,
-    backgroundColor: theme.palette.background.default,
-    border: `1px solid ${theme.palette.divider}`,
-    borderRadius: theme.shape.borderRadius,
-  },
-  // The browser skips style, layout and paint of a block outside the scrolled view until it comes
-  // near; it stays in the page for selection, find-in-page and assistive technology.
-  block: {
-    display: 'block',
-    'content-visibility': 'auto',
-  },
-}));
+import { useValuesHost } from './host';
 
 /** The code units of whole lines that one block of a long text holds, at least. */
 export const RAW_BLOCK_UNITS = 8192;
@@ -80,19 +54,19 @@ export interface RawTextProps {
  * adds none.
  */
 export const RawText = ({ text, label }: RawTextProps) => {
-  const classes = useStyles();
+  const { classes } = useValuesHost();
   const blocks = useMemo(
     () => (text.length > RAW_BLOCK_UNITS ? rawBlocks(text) : undefined),
     [text],
   );
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <pre className={classes.pre} role="group" aria-label={label} tabIndex={0}>
+    <pre className={classes.raw} role="group" aria-label={label} tabIndex={0}>
       {blocks
         ? blocks.map((block, i) => (
             <span
               key={i}
-              className={classes.block}
+              className={classes.rawBlock}
               style={{ containIntrinsicBlockSize: `auto ${block.lines}lh` }}
             >
               {block.text}

@@ -1,7 +1,6 @@
-import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
-import { useKryptonT } from '../../translation';
 import { formatJson, formatLabel, formatXml, formatYaml } from './formats';
+import { useValuesHost } from './host';
 import { RawText } from './RawText';
 
 export type StructuredFormat = 'json' | 'yaml' | 'xml';
@@ -15,15 +14,15 @@ export interface StructuredPreviewProps {
 
 /** JSON, YAML or XML pretty-printed; on a parse failure the raw text with a note, never an error. */
 export const StructuredPreview = ({ text, format }: StructuredPreviewProps) => {
-  const t = useKryptonT();
+  const { t, Text } = useValuesHost();
   const result = useMemo(() => FORMATTERS[format](text), [format, text]);
   const label = formatLabel(format, t);
   if (!result.ok) {
     return (
       <>
-        <Typography variant="body2" paragraph>
+        <Text kind="paragraph">
           {t('values.structured.invalid', { format: label })}
-        </Typography>
+        </Text>
         <RawText
           text={text}
           label={t('values.structured.rawLabel', { format: label })}
@@ -34,9 +33,7 @@ export const StructuredPreview = ({ text, format }: StructuredPreviewProps) => {
   return (
     <>
       {result.inexactNumbers && (
-        <Typography variant="body2" paragraph>
-          {t('values.structured.inexactNumbers')}
-        </Typography>
+        <Text kind="paragraph">{t('values.structured.inexactNumbers')}</Text>
       )}
       <RawText
         text={result.text}

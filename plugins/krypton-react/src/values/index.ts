@@ -1,0 +1,30 @@
+export { ValuesHostProvider, useValuesHost } from './host';
+export type {
+  CertificateStatusProps,
+  HostTextProps,
+  ModePickerProps,
+  TextKind,
+  ValuesClasses,
+  ValuesHost,
+} from './host';
+export { valueEntries, formatBytes } from './entries';
+export type { ValueEntry, ValueKind } from './entries';
+export type { PreviewFormat, PreviewMode } from './formats';
+export type { ExpiryStatus } from './pem';
+export { previewMessages, valuesMessages } from './messages';
+export { englishValuesT, valueViewMessages } from './texts';
+export type {
+  MessageKeyOf,
+  ValuesT,
+  ValuesTextKey,
+  ValuesTextParams,
+  WithoutPluralSuffix,
+} from './texts';
+export { valuesStyles } from './styles';
+export type { StyleRules, ValuesTheme } from './styles';
+export { RawText } from './RawText';
+export type { RawTextProps } from './RawText';
+export { ValuePreview } from './ValuePreview';
+export type { ValuePreviewProps } from './ValuePreview';
+export { MASK, NONE, cellText, copyToClipboard, useValueRow } from './valueRow';
+export type { CopyStatus, ValuePanel, ValueRowState } from './valueRow';
