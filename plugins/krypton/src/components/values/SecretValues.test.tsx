@@ -166,6 +166,42 @@ describe('SecretValues', () => {
     expect(screen.queryByRole('heading', { name: 'Hello' })).toBeNull();
   });
 
+  it("draws the shared preview with Backstage's controls and words", async () => {
+    await renderInTestApp(
+      <SecretValues
+        data={{
+          config: '{"retries": 3}',
+          tls: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n',
+        }}
+        binaryData={{}}
+      />,
+    );
+    fireEvent.click(button('config', 'Expand value'));
+    expect(screen.getByText('Detected: JSON')).toBeInTheDocument();
+    const auto = screen.getByRole('button', { name: 'Auto' });
+    expect(auto).toHaveAttribute('aria-pressed', 'true');
+    fireEvent.click(screen.getByRole('button', { name: 'Text' }));
+    expect(screen.getByRole('button', { name: 'Text' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(
+      screen.getByRole('group', { name: 'Text preview' }),
+    ).toHaveTextContent('{"retries": 3}');
+    // Clicking the chosen format again keeps it (Material UI would deselect it).
+    fireEvent.click(screen.getByRole('button', { name: 'Text' }));
+    expect(screen.getByRole('button', { name: 'Text' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    fireEvent.click(button('tls', 'Expand value'));
+    expect(screen.getByText('Block 1: CERTIFICATE')).toBeInTheDocument();
+    expect(
+      screen.getByText('This block could not be parsed.'),
+    ).toBeInTheDocument();
+  });
+
   it('labels every action and ties it to its key', async () => {
     await renderInTestApp(
       <SecretValues data={{ token: 't' }} binaryData={{ cert: 'AA==' }} />,
