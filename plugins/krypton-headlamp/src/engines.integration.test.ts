@@ -14,6 +14,7 @@ import {
   HeadlampSession,
   headlampAs,
 } from './__testUtils__/testCluster';
+import { headlampActor } from './actor';
 import { HeadlampKrypton, headlampKrypton } from './engines';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -52,7 +53,7 @@ describeLocalCluster(
       krypton = headlampKrypton({
         gateway: alice.gateway,
         cluster: CLUSTER,
-        actor: 'alice',
+        actor: headlampActor(alice.send),
       });
       await admin.grant(ns.name, 'alice-secrets', 'alice', [
         {
@@ -107,7 +108,8 @@ describeLocalCluster(
       expect(versions).toEqual([
         expect.objectContaining({
           version: 1,
-          snapshotBy: 'alice',
+          // The name the API server gave alice's token, from her SelfSubjectReview.
+          snapshotBy: 'headlamp:alice',
           sourceResourceVersion: created.metadata.resourceVersion,
           keys: ['password'],
         }),

@@ -75,8 +75,8 @@ export function headlampKrypton(options: {
   gateway: KubeGateway;
   /** Headlamp's name of the cluster. */
   cluster: string;
-  /** Who acts, as recorded in snapshot-by. */
-  actor: string;
+  /** Who acts, as recorded in snapshot-by (headlampActor asks the API server). */
+  actor: string | (() => Promise<string>);
   settings?: Partial<HeadlampKryptonSettings>;
 }): HeadlampKrypton {
   requireWebCrypto();

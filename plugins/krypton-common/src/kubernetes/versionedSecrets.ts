@@ -25,8 +25,12 @@ import { NativeSecret } from './types';
 export interface VersionedSecretsOptions {
   live: LiveSecrets;
   history: SecretHistory;
-  /** Who acts: the normalized entity ref recorded as snapshot-by. */
-  actor: string;
+  /**
+   * Who acts, recorded as snapshot-by: the server's normalized entity ref, or, for a host that
+   * must ask the API server who its user is (the Headlamp plugin), a function asked before each
+   * save.
+   */
+  actor: string | (() => Promise<string>);
 }
 
 /** What an update or restore did, for the answer and the audit event. */
@@ -83,8 +87,10 @@ export class VersionedSecrets {
     live: NativeSecret,
     version: number,
   ): Promise<ArchiveOutcome> {
+    const { actor } = this.options;
+    const by = typeof actor === 'string' ? actor : await actor();
     try {
-      return await this.history.archive(live, version, this.options.actor);
+      return await this.history.archive(live, version, by);
     } catch (err) {
       if (err instanceof HistoryMovedError) {
         const now = await this.live

@@ -3,8 +3,13 @@ import {
   kubeConfigFor,
   testClusterState,
 } from '@krypton/kube-testenv';
-import { NativeSecret, Workload } from '@krypton/plugin-krypton-common/engine';
+import {
+  KubeRestSend,
+  NativeSecret,
+  Workload,
+} from '@krypton/plugin-krypton-common/engine';
 import { HeadlampKubeGateway } from '../gateway/HeadlampKubeGateway';
+import { headlampSend } from '../gateway/headlampSend';
 import { clusterRequestOn } from './clusterRequest';
 import { HeadlampServer, startHeadlampServer } from './headlampServer';
 
@@ -15,6 +20,8 @@ export const CLUSTER = 'test';
 export interface HeadlampSession {
   server: HeadlampServer;
   gateway: HeadlampKubeGateway;
+  /** The gateway's transport, for requests the gateway does not make (a SelfSubjectReview). */
+  send: KubeRestSend;
 }
 
 /**
@@ -32,11 +39,12 @@ export async function headlampAs(key: IdentityKey): Promise<HeadlampSession> {
     cluster: CLUSTER,
     token,
   });
-  const gateway = new HeadlampKubeGateway({
-    cluster: CLUSTER,
-    request: clusterRequestOn(server.url),
-  });
-  return { server, gateway };
+  const proxy = { cluster: CLUSTER, request: clusterRequestOn(server.url) };
+  return {
+    server,
+    gateway: new HeadlampKubeGateway(proxy),
+    send: headlampSend(proxy),
+  };
 }
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
