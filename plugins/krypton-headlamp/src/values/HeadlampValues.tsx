@@ -1,15 +1,23 @@
 import { StatusLabel } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import {
+  ActionButtonProps,
   CertificateStatusProps,
   HostTextProps,
   ModePickerProps,
+  TableParts,
   ValuesClasses,
   ValuesHost,
   ValuesHostProvider,
   englishValuesT,
   valuesStyles,
 } from '@krypton/plugin-krypton-react';
+import Button from '@mui/material/Button';
 import GlobalStyles from '@mui/material/GlobalStyles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
@@ -28,6 +36,11 @@ const classes: ValuesClasses = {
   pemList: 'krypton-values-pem-list',
   pemBlock: 'krypton-values-pem-block',
   pemFields: 'krypton-values-pem-fields',
+  valueKey: 'krypton-values-key',
+  cellValue: 'krypton-values-cell-value',
+  actions: 'krypton-values-actions',
+  visuallyHidden: 'krypton-values-visually-hidden',
+  panel: 'krypton-values-panel',
 };
 const PARTS = Object.keys(classes) as (keyof ValuesClasses)[];
 
@@ -42,6 +55,23 @@ const Text = ({ kind, id, children }: HostTextProps) => {
     case 'secondary':
       return (
         <Typography variant="body2" color="text.secondary" id={id}>
+          {children}
+        </Typography>
+      );
+    case 'caption':
+      return (
+        <Typography
+          variant="caption"
+          display="block"
+          color="text.secondary"
+          id={id}
+        >
+          {children}
+        </Typography>
+      );
+    case 'status':
+      return (
+        <Typography variant="caption" role="status" id={id}>
           {children}
         </Typography>
       );
@@ -88,12 +118,49 @@ const CertificateStatus = ({ status, children }: CertificateStatusProps) => (
   <StatusLabel status={STATUS[status]}>{children}</StatusLabel>
 );
 
+// Text buttons without icons: Headlamp shares no icon set with plugins but Iconify, which loads
+// its icons at run time.
+const ActionButton = (props: ActionButtonProps) => (
+  <Button
+    size="small"
+    aria-label={props.label}
+    aria-describedby={props.describedBy}
+    aria-expanded={props.expanded}
+    aria-controls={props.controls}
+    aria-pressed={props.pressed}
+    onClick={props.onClick}
+  >
+    {props.label}
+  </Button>
+);
+
+const table: TableParts = {
+  Table: ({ label, children }) => (
+    <Table size="small" aria-label={label}>
+      {children}
+    </Table>
+  ),
+  Head: TableHead,
+  Body: TableBody,
+  Row: TableRow,
+  Cell: ({ rowHeader, children, ...rest }) =>
+    rowHeader ? (
+      <TableCell component="th" scope="row" {...rest}>
+        {children}
+      </TableCell>
+    ) : (
+      <TableCell {...rest}>{children}</TableCell>
+    ),
+};
+
 const host: ValuesHost = {
   t: englishValuesT,
   classes,
   Text,
   ModePicker,
   CertificateStatus,
+  ActionButton,
+  table,
 };
 
 /**

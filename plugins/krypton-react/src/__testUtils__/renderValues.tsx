@@ -1,9 +1,11 @@
 import { RenderResult, render } from '@testing-library/react';
 import { ReactElement } from 'react';
 import {
+  ActionButtonProps,
   CertificateStatusProps,
   HostTextProps,
   ModePickerProps,
+  TableParts,
   ValuesClasses,
   ValuesHost,
   ValuesHostProvider,
@@ -22,13 +24,20 @@ const classes: ValuesClasses = {
   pemList: 'pem-list',
   pemBlock: 'pem-block',
   pemFields: 'pem-fields',
+  valueKey: 'value-key',
+  cellValue: 'cell-value',
+  actions: 'actions',
+  visuallyHidden: 'visually-hidden',
+  panel: 'panel',
 };
 
 const Text = ({ kind, id, children }: HostTextProps) =>
   kind === 'paragraph' || kind === 'title' ? (
     <p id={id}>{children}</p>
   ) : (
-    <span id={id}>{children}</span>
+    <span id={id} role={kind === 'status' ? 'status' : undefined}>
+      {children}
+    </span>
   );
 
 const ModePicker = (props: ModePickerProps) => (
@@ -50,6 +59,35 @@ const CertificateStatus = ({ status, children }: CertificateStatusProps) => (
   <span data-status={status}>{children}</span>
 );
 
+const ActionButton = (props: ActionButtonProps) => (
+  <button
+    type="button"
+    data-action={props.action}
+    aria-describedby={props.describedBy}
+    aria-expanded={props.expanded}
+    aria-controls={props.controls}
+    aria-pressed={props.pressed}
+    onClick={props.onClick}
+  >
+    {props.label}
+  </button>
+);
+
+const table: TableParts = {
+  Table: ({ label, children }) => <table aria-label={label}>{children}</table>,
+  Head: ({ children }) => <thead>{children}</thead>,
+  Body: ({ children }) => <tbody>{children}</tbody>,
+  Row: ({ className, children }) => <tr className={className}>{children}</tr>,
+  Cell: ({ rowHeader, children, ...rest }) =>
+    rowHeader ? (
+      <th scope="row" {...rest}>
+        {children}
+      </th>
+    ) : (
+      <td {...rest}>{children}</td>
+    ),
+};
+
 /** The plainest host: HTML elements, English words, one class per part. */
 export const testHost: ValuesHost = {
   t: englishValuesT,
@@ -57,6 +95,8 @@ export const testHost: ValuesHost = {
   Text,
   ModePicker,
   CertificateStatus,
+  ActionButton,
+  table,
 };
 
 /** Renders value views inside the test host; async like Backstage's renderInTestApp. */

@@ -25,10 +25,29 @@ export interface ValuesClasses {
   pemBlock: string;
   /** A certificate's fields, a `dl`. */
   pemFields: string;
+  /** A key in the values table. */
+  valueKey: string;
+  /** A revealed value in its cell: one line, cut with an ellipsis. */
+  cellValue: string;
+  /** The buttons of a row. */
+  actions: string;
+  /** Read by assistive technology, not shown. */
+  visuallyHidden: string;
+  /** The row under a value that holds its preview or raw text. */
+  panel: string;
 }
 
-/** How a text of the value views is set: a note in a paragraph, a line, muted, or a title. */
-export type TextKind = 'paragraph' | 'body' | 'secondary' | 'title';
+/**
+ * How a text of the value views is set: a note in a paragraph, a line, muted, a title, a small
+ * muted line under a cell's text, or a small live status (role="status").
+ */
+export type TextKind =
+  | 'paragraph'
+  | 'body'
+  | 'secondary'
+  | 'title'
+  | 'caption'
+  | 'status';
 
 export interface HostTextProps {
   kind: TextKind;
@@ -45,6 +64,39 @@ export interface ModePickerProps {
   labelledBy: string;
 }
 
+/** What a button of a value's row does; a host may give each its icon. */
+export type ValueAction = 'reveal' | 'hide' | 'expand' | 'raw' | 'copy';
+
+export interface ActionButtonProps {
+  action: ValueAction;
+  /** The button's text and accessible name. */
+  label: string;
+  /** The id of the key the button acts on (aria-describedby). */
+  describedBy: string;
+  /** aria-expanded, for a button that opens a panel. */
+  expanded?: boolean;
+  /** aria-controls: the panel it opened. */
+  controls?: string;
+  /** aria-pressed, for a toggle. */
+  pressed?: boolean;
+  onClick: () => void;
+}
+
+/** The host's table, whose parts take the same props in MUI v4 and v5. */
+export interface TableParts {
+  Table: ComponentType<{ label: string; children: ReactNode }>;
+  Head: ComponentType<{ children: ReactNode }>;
+  Body: ComponentType<{ children: ReactNode }>;
+  Row: ComponentType<{ className?: string; children: ReactNode }>;
+  Cell: ComponentType<{
+    /** The cell that names its row (a `th` with role rowheader). */
+    rowHeader?: boolean;
+    colSpan?: number;
+    id?: string;
+    children?: ReactNode;
+  }>;
+}
+
 export interface CertificateStatusProps {
   status: ExpiryStatus;
   children: string;
@@ -52,7 +104,7 @@ export interface CertificateStatusProps {
 
 /**
  * What a host gives the value views: its words, its classes and the few controls that look like
- * the host's own. Everything the views decide (what is parsed, what is rendered, what a link may
+ * the host's own (text, the format choice, a status, a button and a table). Everything the views decide (what is parsed, what is rendered, what a link may
  * be, what stays masked) is in this package, the same for every host.
  */
 export interface ValuesHost {
@@ -61,6 +113,8 @@ export interface ValuesHost {
   Text: ComponentType<HostTextProps>;
   ModePicker: ComponentType<ModePickerProps>;
   CertificateStatus: ComponentType<CertificateStatusProps>;
+  ActionButton: ComponentType<ActionButtonProps>;
+  table: TableParts;
 }
 
 const HostContext = createContext<ValuesHost | undefined>(undefined);

@@ -1,9 +1,12 @@
 export { ValuesHostProvider, useValuesHost } from './host';
 export type {
+  ActionButtonProps,
   CertificateStatusProps,
   HostTextProps,
   ModePickerProps,
+  TableParts,
   TextKind,
+  ValueAction,
   ValuesClasses,
   ValuesHost,
 } from './host';
@@ -25,6 +28,6 @@ export type { StyleRules, ValuesTheme } from './styles';
 export { RawText } from './RawText';
 export type { RawTextProps } from './RawText';
 export { ValuePreview } from './ValuePreview';
+export { ValuesTable } from './ValuesTable';
+export type { ValuesTableProps } from './ValuesTable';
 export type { ValuePreviewProps } from './ValuePreview';
-export { MASK, NONE, cellText, copyToClipboard, useValueRow } from './valueRow';
-export type { CopyStatus, ValuePanel, ValueRowState } from './valueRow';

@@ -108,5 +108,29 @@ export function valuesStyles(
       '& dt': { fontWeight: theme.typography.fontWeightMedium },
       '& dd': { margin: 0, overflowWrap: 'anywhere' },
     },
+    valueKey: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
+    cellValue: {
+      display: 'block',
+      maxWidth: 360,
+      overflow: 'hidden',
+      textOverflow: 'ellipsis',
+      whiteSpace: 'nowrap',
+      fontFamily: 'monospace',
+    },
+    actions: {
+      display: 'flex',
+      flexWrap: 'wrap',
+      alignItems: 'center',
+      gap: theme.spacing(0.5),
+    },
+    visuallyHidden: {
+      position: 'absolute',
+      width: 1,
+      height: 1,
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
+    panel: { backgroundColor: theme.palette.background.default },
   };
 }
