@@ -9,6 +9,7 @@ import { SECRETS } from '@krypton/plugin-krypton-common/engine';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, Locator, Page } from 'playwright-core';
+import { headlampActor } from '../src/actor';
 import { HeadlampKrypton, headlampKrypton } from '../src/engines';
 import {
   Admin,
@@ -90,10 +91,11 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
     adminSession = await headlampAs('admin');
     admin = new Admin(adminSession.server);
     alice = await headlampAs('alice');
+    // The plugin's own actor: the name the API server gives alice's token.
     krypton = headlampKrypton({
       gateway: alice.gateway,
       cluster: CLUSTER,
-      actor: 'alice',
+      actor: headlampActor(alice.send),
     });
     await admin.grant(ns.name, 'alice-secrets', 'alice', [
       {
@@ -197,7 +199,7 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
       ]),
     );
     expect(await history.getByRole('row').count()).toBe(2); // header and v1
-    expect(await row.textContent()).toContain('alice');
+    expect(await row.textContent()).toContain('headlamp:alice');
 
     // The version's masked diff against the Secret on screen: the one key changed.
     await history
