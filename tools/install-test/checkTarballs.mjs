@@ -1,5 +1,5 @@
-// Checks the four packed tarballs as a registry would serve them:
-//   node checkTarballs.mjs <common.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <engine string>...
+// Checks the five packed tarballs as a registry would serve them:
+//   node checkTarballs.mjs <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <engine string>...
 // Each manifest must point main, module, types, exports and typesVersions at files of its own
 // dist/, name no src/ path and no workspace:, file:, link: or portal: range; the frontend must
 // have what app.packages: all discovers (role frontend-plugin, an ./alpha export); frontend and
@@ -18,8 +18,14 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 
-const [commonTgz, frontendTgz, backendTgz, moduleTgz, ...engineStrings] =
-  process.argv.slice(2);
+const [
+  commonTgz,
+  reactTgz,
+  frontendTgz,
+  backendTgz,
+  moduleTgz,
+  ...engineStrings
+] = process.argv.slice(2);
 const repoRoot = join(dirname(new URL(import.meta.url).pathname), '../..');
 const errors = [];
 
@@ -166,6 +172,7 @@ function reachable(root, entry) {
 }
 
 const common = unpack(commonTgz);
+const react = unpack(reactTgz);
 const frontend = unpack(frontendTgz);
 const backend = unpack(backendTgz);
 const scaffolderModule = unpack(moduleTgz);
@@ -173,8 +180,10 @@ try {
   check(common, '@krypton/plugin-krypton-common', [
     '.',
     './engine',
+    './values',
     './package.json',
   ]);
+  check(react, '@krypton/plugin-krypton-react', undefined);
   check(frontend, '@krypton/plugin-krypton', [
     '.',
     './alpha',
@@ -189,8 +198,16 @@ try {
   checkConfigSchema(frontend, '@krypton/plugin-krypton');
   checkConfigSchema(backend, '@krypton/plugin-krypton-backend');
 
+  const reactRange = `^${react.pkg.version}`;
+  const frontendReact =
+    frontend.pkg.dependencies?.['@krypton/plugin-krypton-react'];
+  if (frontendReact !== reactRange) {
+    errors.push(
+      `@krypton/plugin-krypton: depends on the value views as ${frontendReact}, expected ${reactRange}`,
+    );
+  }
   const commonRange = `^${common.pkg.version}`;
-  for (const t of [frontend, backend, scaffolderModule]) {
+  for (const t of [react, frontend, backend, scaffolderModule]) {
     const range = t.pkg.dependencies?.['@krypton/plugin-krypton-common'];
     if (range !== commonRange) {
       errors.push(
@@ -267,6 +284,7 @@ try {
 
   for (const [t, tgz] of [
     [common, commonTgz],
+    [react, reactTgz],
     [frontend, frontendTgz],
     [backend, backendTgz],
     [scaffolderModule, moduleTgz],
@@ -282,7 +300,7 @@ try {
   }
   console.error(`[install-test] backend migrations: ${packed.join(', ')}`);
 } finally {
-  for (const t of [common, frontend, backend, scaffolderModule])
+  for (const t of [common, react, frontend, backend, scaffolderModule])
     rmSync(t.dir, { recursive: true, force: true });
 }
 
@@ -291,4 +309,4 @@ if (errors.length) {
     console.error(`[install-test] TARBALL CHECK FAILED: ${e}`);
   process.exit(1);
 }
-console.error('[install-test] the four tarballs passed their checks');
+console.error('[install-test] the five tarballs passed their checks');

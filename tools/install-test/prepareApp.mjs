@@ -199,7 +199,7 @@ function config(statePath, port) {
 
 if (command === 'pin' && rest.length === 1) {
   pin(...rest);
-} else if (command === 'add' && rest.length === 5) {
+} else if (command === 'add' && rest.length === 6) {
   add(...rest);
 } else if (command === 'config' && rest.length === 2) {
   config(...rest);

@@ -144,7 +144,7 @@ pack_plugins() {
 }
 
 check_tarballs() {
-  node "$here/checkTarballs.mjs" "$PACKS/krypton-common.tgz" "$PACKS/krypton.tgz" \
+  node "$here/checkTarballs.mjs" "$PACKS/krypton-common.tgz" "$PACKS/krypton-react.tgz" "$PACKS/krypton.tgz" \
     "$PACKS/krypton-backend.tgz" "$PACKS/scaffolder-backend-module-krypton.tgz" \
     "${ENGINE_STRINGS[@]}"
 }
