@@ -1,11 +1,9 @@
 import { launchBrowser } from '@krypton/browser-tests';
 import {
-  eventually,
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { SECRETS } from '@krypton/plugin-krypton-common/engine';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, Locator, Page } from 'playwright-core';
@@ -16,6 +14,7 @@ import {
   CLUSTER,
   HeadlampSession,
   headlampAs,
+  untilSecretsListable,
 } from '../src/__testUtils__/testCluster';
 import { HeadlampHost, PLUGIN_FOLDER, startHeadlampHost } from './hostServer';
 
@@ -111,17 +110,7 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
       // Headlamp's details view lists the object's events.
       { apiGroups: [''], resources: ['events'], verbs: ['list', 'watch'] },
     ]);
-    const allowed = await eventually(
-      () =>
-        alice.gateway
-          .listMetadata(SECRETS, ns.name, { limit: 1, maxBytes: 65536 })
-          .then(
-            () => true,
-            () => false,
-          ),
-      ok => ok,
-    );
-    if (!allowed) throw new Error("alice's RBAC grant did not take effect");
+    await untilSecretsListable(alice, ns.name);
 
     // A managed Secret with one version in its history, edited through Krypton's engine as the
     // plugin edits; a plain Secret beside it; a Deployment that consumes the managed one.

@@ -13,6 +13,7 @@ import {
   CLUSTER,
   HeadlampSession,
   headlampAs,
+  untilSecretsListable,
 } from './__testUtils__/testCluster';
 import { headlampActor } from './actor';
 import { HeadlampKrypton, headlampKrypton } from './engines';
@@ -62,17 +63,7 @@ describeLocalCluster(
           verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
         },
       ]);
-      const allowed = await eventually(
-        () =>
-          alice.gateway
-            .listMetadata(SECRETS, ns.name, { limit: 1, maxBytes: 65536 })
-            .then(
-              () => true,
-              () => false,
-            ),
-        ok => ok,
-      );
-      if (!allowed) throw new Error("alice's RBAC grant did not take effect");
+      await untilSecretsListable(alice, ns.name);
     });
     afterAll(async () => {
       await alice?.server.close();

@@ -1,11 +1,13 @@
 import {
   IdentityKey,
+  eventually,
   kubeConfigFor,
   testClusterState,
 } from '@krypton/kube-testenv';
 import {
   KubeRestSend,
   NativeSecret,
+  SECRETS,
   Workload,
 } from '@krypton/plugin-krypton-common/engine';
 import { HeadlampKubeGateway } from '../gateway/HeadlampKubeGateway';
@@ -45,6 +47,27 @@ export async function headlampAs(key: IdentityKey): Promise<HeadlampSession> {
     gateway: new HeadlampKubeGateway(proxy),
     send: headlampSend(proxy),
   };
+}
+
+/**
+ * Waits until the session's user may list Secrets in the namespace: the API server authorizes a
+ * new RoleBinding a moment after it is written.
+ */
+export async function untilSecretsListable(
+  session: HeadlampSession,
+  namespace: string,
+): Promise<void> {
+  const allowed = await eventually(
+    () =>
+      session.gateway
+        .listMetadata(SECRETS, namespace, { limit: 1, maxBytes: 65536 })
+        .then(
+          () => true,
+          () => false,
+        ),
+    ok => ok,
+  );
+  if (!allowed) throw new Error('the RBAC grant did not take effect');
 }
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
