@@ -10,6 +10,7 @@ import {
   RestartConsumers,
   SecretHistory,
   VersionedSecrets,
+  VersionedSecretsOptions,
   parseHistoryLimit,
   parseManagedOnly,
 } from '@krypton/plugin-krypton-common/engine';
@@ -76,7 +77,7 @@ export function headlampKrypton(options: {
   /** Headlamp's name of the cluster. */
   cluster: string;
   /** Who acts, as recorded in snapshot-by (headlampActor asks the API server). */
-  actor: string | (() => Promise<string>);
+  actor: VersionedSecretsOptions['actor'];
   settings?: Partial<HeadlampKryptonSettings>;
 }): HeadlampKrypton {
   requireWebCrypto();

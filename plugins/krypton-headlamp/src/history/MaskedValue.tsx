@@ -1,16 +1,8 @@
+import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { text } from '../messages';
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /**
  * One side's text value, masked until the user reveals this very value. Until then only the mask
@@ -41,7 +33,7 @@ export function MaskedValue(props: {
       ) : (
         <span>
           <span aria-hidden="true">{text.diff.mask}</span>
-          <Box component="span" sx={visuallyHidden}>
+          <Box component="span" sx={VISUALLY_HIDDEN}>
             {text.diff.hidden}
           </Box>
         </span>

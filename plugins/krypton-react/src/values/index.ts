@@ -1,4 +1,4 @@
-export { ValuesHostProvider, useValuesHost } from './host';
+export { ValuesHostProvider } from './host';
 export type {
   ActionButtonProps,
   CertificateStatusProps,
@@ -10,7 +10,7 @@ export type {
   ValuesClasses,
   ValuesHost,
 } from './host';
-export { valueEntries, formatBytes } from './entries';
+export { valueEntries } from './entries';
 export type { ValueEntry, ValueKind } from './entries';
 export type { PreviewFormat, PreviewMode } from './formats';
 export type { ExpiryStatus } from './pem';
@@ -23,11 +23,7 @@ export type {
   ValuesTextParams,
   WithoutPluralSuffix,
 } from './texts';
-export { valuesStyles } from './styles';
+export { VISUALLY_HIDDEN, valuesStyles } from './styles';
 export type { StyleRules, ValuesTheme } from './styles';
-export { RawText } from './RawText';
-export type { RawTextProps } from './RawText';
-export { ValuePreview } from './ValuePreview';
 export { ValuesTable } from './ValuesTable';
 export type { ValuesTableProps } from './ValuesTable';
-export type { ValuePreviewProps } from './ValuePreview';

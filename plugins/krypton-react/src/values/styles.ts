@@ -16,6 +16,16 @@ export interface ValuesTheme {
   };
 }
 
+/** Read by assistive technology, not shown: the rules of any host's visually hidden text. */
+export const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 /** One class's rules, in the object syntax that both JSS (MUI v4) and Emotion (MUI v5) read. */
 export interface StyleRules {
   [property: string]: string | number | undefined | StyleRules;
@@ -123,14 +133,7 @@ export function valuesStyles(
       alignItems: 'center',
       gap: theme.spacing(0.5),
     },
-    visuallyHidden: {
-      position: 'absolute',
-      width: 1,
-      height: 1,
-      overflow: 'hidden',
-      clip: 'rect(0 0 0 0)',
-      whiteSpace: 'nowrap',
-    },
+    visuallyHidden: { ...VISUALLY_HIDDEN },
     panel: { backgroundColor: theme.palette.background.default },
   };
 }

@@ -3,6 +3,7 @@ import {
   KeyDiffEntry,
   isMultiLine,
 } from '@krypton/plugin-krypton-common';
+import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -32,14 +33,7 @@ const useStyles = makeStyles(theme => ({
     alignItems: 'center',
     gap: theme.spacing(1),
   },
-  visuallyHidden: {
-    position: 'absolute',
-    width: 1,
-    height: 1,
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  visuallyHidden: VISUALLY_HIDDEN,
 }));
 
 function capitalize(text: string): string {

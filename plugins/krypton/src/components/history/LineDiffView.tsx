@@ -3,6 +3,7 @@ import {
   lineDiff,
   lineDiffHunks,
 } from '@krypton/plugin-krypton-common';
+import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
@@ -60,14 +61,7 @@ const useStyles = makeStyles(theme => ({
     fontStyle: 'italic',
     backgroundColor: theme.palette.action.hover,
   },
-  visuallyHidden: {
-    position: 'absolute',
-    width: 1,
-    height: 1,
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  visuallyHidden: VISUALLY_HIDDEN,
 }));
 
 const MARKERS = { same: ' ', removed: '−', added: '+' } as const;
