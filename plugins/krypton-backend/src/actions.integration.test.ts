@@ -1,5 +1,6 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
 import { SNAPSHOT_NAME_PREFIX, messages } from '@krypton/plugin-krypton-common';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { b64 } from './__testUtils__/history';
 import { AdminClient } from './__testUtils__/rbac';
@@ -211,6 +212,38 @@ describe("Krypton's actions", () => {
       to: 'live',
     });
     expect(unknownInput.status).toBe(400);
+    // A service acts for no user, so it has no Secrets to act on: a refusal, not an error.
+    const service = await request(krypton.server)
+      .post(`${ACTIONS}/krypton:get-secret-summary/invoke`)
+      .set('Authorization', mockCredentials.service.header())
+      .send(ref());
+    outputs.push(service.text);
+    expect(service.status).toBe(403);
+    expect(service.body.error.message).toBe(
+      "Krypton's actions act for a signed-in user.",
+    );
+  });
+
+  it('leaves the routes that core services mount on its router to their own sign-in', async () => {
+    // Krypton's own routes answer a missing sign-in with its envelope; /health needs none.
+    expect(
+      (await request(krypton.server).get('/api/krypton/health')).status,
+    ).toBe(200);
+    const config = await request(krypton.server).get('/api/krypton/config');
+    expect(config.status).toBe(401);
+    expect(config.body).toEqual({ error: messages.unauthenticated });
+    // The actions registry and the permission integration are not Krypton's to open.
+    for (const path of [
+      ACTIONS,
+      '/api/krypton/.well-known/backstage/permissions/metadata',
+    ]) {
+      const res = await request(krypton.server).get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 401 });
+    }
+    const apply = await request(krypton.server)
+      .post('/api/krypton/.well-known/backstage/permissions/apply-conditions')
+      .send({ items: [] });
+    expect(apply.status).toBe(401);
   });
 
   it('hides actions that the visibility permissions deny', async () => {

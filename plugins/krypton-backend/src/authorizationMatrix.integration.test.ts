@@ -150,7 +150,8 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     ok: 200,
     permissions: ['krypton.secret.read', 'krypton.secret.reveal'],
   },
-  // "for readers: no values, so only the read gates apply".
+  // "for readers: no values, so only the read gates apply". Its `policy` answers every action,
+  // asked in the same request to the permission backend as the read.
   summary: {
     actions: ['read'],
     named: true,
@@ -158,7 +159,14 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     reveals: false,
     workloads: false,
     ok: 200,
-    permissions: ['krypton.secret.read'],
+    permissions: [
+      'krypton.secret.delete',
+      'krypton.secret.read',
+      'krypton.secret.restart',
+      'krypton.secret.restore',
+      'krypton.secret.reveal',
+      'krypton.secret.update',
+    ],
   },
   // A data edit: "editors may ... update".
   'put-data': {

@@ -77,6 +77,8 @@ class ScopedPolicy implements PermissionPolicy {
 describe('a permission policy with Krypton conditions (real permission backend)', () => {
   const ns = useTestNamespace();
   const elsewhere = useTestNamespace();
+  /** A namespace where alice has no RBAC at all. */
+  const hidden = useTestNamespace();
   const admin = new AdminClient();
   let krypton: KryptonTestBackend;
   const secrets = (namespace = ns.name) =>
@@ -109,6 +111,13 @@ describe('a permission policy with Krypton conditions (real permission backend)'
     await create('labelled-editor', { editors: ['user:default/alice'] });
     await create('labelled-other');
     await create('unlabelled');
+    await admin.createSecret(hidden.name, {
+      metadata: {
+        name: 'team-a-hidden',
+        labels: { team: 'a', 'krypton.io/managed-by': 'krypton' },
+      },
+      data: {},
+    });
     for (const name of ['labelled-editor', 'labelled-other']) {
       await admin.patchSecret(ns.name, name, {
         metadata: { labels: { team: 'a' } },
@@ -197,49 +206,84 @@ describe('a permission policy with Krypton conditions (real permission backend)'
     expect(await admin.listSecrets(elsewhere.name)).toEqual([]);
   });
 
-  it('answers the permission backend about a resource ref (the portal buttons)', async () => {
+  it('answers the policy per action in the summary, judged on the live Secret read as the caller', async () => {
+    const policyOf = async (name: string) => {
+      const res = await request(krypton.server)
+        .get(`${secrets()}/${name}/summary`)
+        .set('Authorization', as('alice'));
+      expect(res.status).toBe(200);
+      return res.body.policy;
+    };
+    expect(await policyOf('labelled-editor')).toEqual({
+      read: true,
+      reveal: true,
+      update: false,
+      restore: true,
+      restart: true,
+      delete: true,
+      manageAccess: false,
+    });
+    // Reveal is conditional on the Secret's own rules, which do not name alice here.
+    expect(await policyOf('labelled-other')).toMatchObject({
+      read: true,
+      reveal: false,
+      update: false,
+    });
+  });
+
+  it('never reads a named Secret for the permission backend, whose callers choose the refs', async () => {
     const ask = async (
       permission:
         | typeof kryptonSecretReadPermission
         | typeof kryptonSecretCreatePermission,
-      resourceRef: string,
+      resourceRefs: string[],
     ) => {
       const res = await request(krypton.server)
         .post('/api/permission/authorize')
         .set('Authorization', as('alice'))
-        .send({ items: [{ id: '1', permission, resourceRef }] });
+        .send({
+          items: resourceRefs.map((resourceRef, i) => ({
+            id: String(i),
+            permission,
+            resourceRef,
+          })),
+        });
       expect(res.status).toBe(200);
-      return res.body.items[0].result;
+      return res.body.items.map((item: { result: string }) => item.result);
     };
+    // A Secret whose labels meet alice's condition, in a namespace where she has no RBAC: read
+    // with Krypton's identity, it would have answered ALLOW and told her that it exists.
     expect(
-      await ask(
-        kryptonSecretReadPermission,
+      await ask(kryptonSecretReadPermission, [
+        secretResourceRef('test', hidden.name, 'team-a-hidden'),
+      ]),
+    ).toEqual([AuthorizeResult.DENY]);
+    // A named Secret is unknown to the permission backend even where alice may read it: the
+    // portal takes its answers from the summary route instead.
+    expect(
+      await ask(kryptonSecretReadPermission, [
         secretResourceRef('test', ns.name, 'labelled-other'),
-      ),
-    ).toBe(AuthorizeResult.ALLOW);
-    expect(
-      await ask(
-        kryptonSecretReadPermission,
         secretResourceRef('test', ns.name, 'unlabelled'),
-      ),
-    ).toBe(AuthorizeResult.DENY);
-    expect(
-      await ask(
-        kryptonSecretReadPermission,
         secretResourceRef('test', ns.name, 'missing'),
-      ),
-    ).toBe(AuthorizeResult.DENY);
+      ]),
+    ).toEqual([
+      AuthorizeResult.DENY,
+      AuthorizeResult.DENY,
+      AuthorizeResult.DENY,
+    ]);
+    // Hundreds of refs in one request cost no read of the cluster.
+    const many = Array.from({ length: 300 }, (_, i) =>
+      secretResourceRef('test', hidden.name, `guess-${i}`),
+    );
+    const answers = await ask(kryptonSecretReadPermission, many);
+    expect(answers).toHaveLength(300);
+    expect(new Set(answers)).toEqual(new Set([AuthorizeResult.DENY]));
+    // A Secret not yet created is judged by where it would be, which needs no read.
     expect(
-      await ask(
-        kryptonSecretCreatePermission,
+      await ask(kryptonSecretCreatePermission, [
         newSecretResourceRef('test', ns.name),
-      ),
-    ).toBe(AuthorizeResult.ALLOW);
-    expect(
-      await ask(
-        kryptonSecretCreatePermission,
         newSecretResourceRef('test', elsewhere.name),
-      ),
-    ).toBe(AuthorizeResult.DENY);
+      ]),
+    ).toEqual([AuthorizeResult.ALLOW, AuthorizeResult.DENY]);
   });
 });

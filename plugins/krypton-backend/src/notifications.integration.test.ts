@@ -19,6 +19,13 @@ const CANARIES = [
 const KEY = 'notify-key-canary';
 const forbidden = [KEY, ...CANARIES.flatMap(value => [value, b64(value)])];
 
+/** The rules of the Secrets that the first tests change: they admit every legitimate owner. */
+const RULES = {
+  owners: ['user:default/root'],
+  editors: ['group:default/team-a'],
+  viewers: ['user:default/bob', 'user:default/carol'],
+};
+
 /** A notification as the notifications backend lists it to its recipient. */
 interface Received {
   id: string;
@@ -59,7 +66,12 @@ async function eventually<T>(
  * The catalog: Secret db is linked by name with its cluster (owner team-a, where alice is), by a
  * label selector (owner bob) and by name without a cluster (owner root, who acts); Secret other by
  * carol's entity, which also owns near misses of db: the same selector in another namespace and
- * the same name on another cluster.
+ * the same name on another cluster. The Secrets name all of these owners in their rules.
+ *
+ * Then the entities that anyone could publish, owned by guest, whom no Secret admits: one names
+ * Secret guarded, one selects every Krypton-managed Secret of the namespace. Secret guarded (with
+ * rules) is also linked by bob, a viewer in its rules, and by dana, an admin; Secret bare (no
+ * rules) by bob and by dana.
  */
 function catalog(namespace: string): Entity[] {
   const component = (
@@ -73,6 +85,14 @@ function catalog(namespace: string): Entity[] {
     spec: { type: 'service', lifecycle: 'production', owner },
   });
   return [
+    // First, so that without the fix guest would come first among each Secret's owners.
+    component('exfil', 'user:default/guest', {
+      'krypton.io/secrets': `${namespace}/guarded`,
+    }),
+    component('exfil-all', 'user:default/guest', {
+      'krypton.io/secrets-selector': 'krypton.io/managed-by=krypton',
+      'krypton.io/secrets-namespace': namespace,
+    }),
     {
       apiVersion: 'backstage.io/v1alpha1',
       kind: 'Group',
@@ -101,6 +121,18 @@ function catalog(namespace: string): Entity[] {
       'krypton.io/secrets': `staging/${namespace}/db`,
     }),
     component('unlinked', 'user:default/carol', {}),
+    component('guarded-api', 'user:default/bob', {
+      'krypton.io/secrets': `${namespace}/guarded`,
+    }),
+    component('guarded-ops', 'user:default/dana', {
+      'krypton.io/secrets': `${namespace}/guarded`,
+    }),
+    component('bare-api', 'user:default/bob', {
+      'krypton.io/secrets': `${namespace}/bare`,
+    }),
+    component('bare-ops', 'user:default/dana', {
+      'krypton.io/secrets': `${namespace}/bare`,
+    }),
   ];
 }
 
@@ -147,7 +179,8 @@ describe('notifications to the owners of linking entities', () => {
     const created = await request(backend.server)
       .post(secrets)
       .set('Authorization', as('root'))
-      .send({ name, data: { [KEY]: CANARIES[0] } });
+      // Only owners whom the Secret admits hear of it: these rules name every linking owner.
+      .send({ name, data: { [KEY]: CANARIES[0] }, access: RULES });
     if (created.status !== 201) throw new Error(`create: ${created.status}`);
     // Labels as a team's kubectl would set them; Krypton's API does not write labels.
     const labelled = await admin.patchSecret(ns.name, name, {
@@ -184,7 +217,12 @@ describe('notifications to the owners of linking entities', () => {
       .set('Authorization', as('root'));
 
   beforeAll(async () => {
-    const enabled = { notifications: { enabled: true }, restart };
+    const enabled = {
+      notifications: { enabled: true },
+      restart,
+      // dana is an admin in person, so that an admin can own an entity.
+      admins: ['group:default/krypton-admins', 'user:default/dana'],
+    };
     [krypton, quiet, failing] = await Promise.all([
       startKryptonBackend(enabled, {
         notifications: true,
@@ -362,6 +400,64 @@ describe('notifications to the owners of linking entities', () => {
     ]);
     expect(await inbox(krypton, 'alice')).toHaveLength(4);
     expect(await inbox(krypton, 'bob')).toHaveLength(4);
+  });
+
+  describe('who hears what: only owners whom the Secret admits', () => {
+    const create = async (name: string, access?: typeof RULES) => {
+      const res = await request(krypton.server)
+        .post(secrets)
+        .set('Authorization', as('root'))
+        .send({
+          name,
+          data: { [KEY]: CANARIES[0] },
+          ...(access ? { access } : {}),
+        });
+      if (res.status !== 201) throw new Error(`create ${name}: ${res.status}`);
+      return res.body.resourceVersion as string;
+    };
+
+    it('tells no one whom a hostile entity names, but still the owners in the rules and the admins', async () => {
+      const rv = await create('guarded', {
+        owners: ['user:default/root'],
+        editors: [],
+        viewers: ['user:default/bob'],
+      });
+      const updated = await update(krypton, 'guarded', rv, CANARIES[1]);
+      expect(updated.status).toBe(200);
+      // guest may not read the Secret that guest's entity names.
+      const summary = await request(krypton.server)
+        .get(`${secrets}/guarded/summary`)
+        .set('Authorization', as('guest'));
+      expect(summary.status).toBe(403);
+
+      // One delivery sends to every admitted owner at once: once dana and bob have it, it is done.
+      for (const user of ['dana', 'bob']) {
+        await inboxWhen(
+          user,
+          got => scoped(got, 'guarded', 'update').length === 1,
+          'guarded update',
+        );
+      }
+      expect(await inbox(krypton, 'guest')).toEqual([]);
+    });
+
+    it('tells only the admin owners about a Secret without rules', async () => {
+      const rv = await create('bare');
+      const updated = await update(krypton, 'bare', rv, CANARIES[1]);
+      expect(updated.status).toBe(200);
+
+      const dana = await inboxWhen(
+        'dana',
+        got => scoped(got, 'bare', 'update').length === 1,
+        'bare update',
+      );
+      expect(scoped(dana, 'bare', 'update')[0].payload.title).toBe(
+        `Secret ${ns.name}/bare updated`,
+      );
+      // bob names bare in his entity, but neither its (absent) rules nor the admins name him.
+      expect(scoped(await inbox(krypton, 'bob'), 'bare', 'update')).toEqual([]);
+      expect(await inbox(krypton, 'guest')).toEqual([]);
+    });
   });
 
   it('never carries a value, nor a key name, in any form', () => {

@@ -17,7 +17,7 @@ import { StorageRewriteStore } from './database/storageRewrites';
 import { createClusters } from './kubernetes/clusters';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerKryptonActions } from './actions/kryptonActions';
-import { createRouter } from './http/router';
+import { KRYPTON_ROUTE_PREFIXES, createRouter } from './http/router';
 import { combineNotifiers, createSecretNotifier } from './notifications';
 import { createResourceLoader } from './permissions/loadResources';
 import { kryptonSecretResourceRef } from './permissions/resource';
@@ -70,11 +70,7 @@ export const kryptonPlugin = createBackendPlugin({
           resourceRef: kryptonSecretResourceRef,
           permissions: kryptonSecretPermissions,
           rules: Object.values(kryptonSecretRules),
-          getResources: createResourceLoader({
-            config: kryptonConfig,
-            clusters,
-            logger,
-          }),
+          getResources: createResourceLoader({ clusters }),
         });
         logger.info(
           `Krypton manages ${clusters.map(c => c.name).join(', ')} in ${
@@ -127,10 +123,12 @@ export const kryptonPlugin = createBackendPlugin({
             httpAuth: deps.httpAuth,
           }),
         );
-        // Krypton's router authenticates everything but /health itself (http/authGate), so that a
-        // missing or expired session gets Krypton's { "error": ... } envelope like every other
-        // failure.
-        httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
+        // Krypton's router authenticates its own routes itself (http/authGate), so that a missing
+        // or expired session gets Krypton's { "error": ... } envelope like every other failure.
+        // Only its own prefixes: the actions registry and the permission integration, which core
+        // services mount on the same router, keep Backstage's sign-in.
+        for (const path of KRYPTON_ROUTE_PREFIXES)
+          httpRouter.addAuthPolicy({ path, allow: 'unauthenticated' });
       },
     });
   },

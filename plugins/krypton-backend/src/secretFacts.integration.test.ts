@@ -12,15 +12,22 @@ import {
 const ACTIONS = '/api/krypton/.backstage/actions/v1/actions';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
-/** Only in the Secret's data and in kubectl's last-applied copy of it. */
+/** Only in the Secret's data, in kubectl's last-applied copy of it and in kubectl's change cause. */
 const CANARY = 'canary-applied-4d7e19';
 const leaks = (text: string) =>
   [CANARY, b64(CANARY), b64(b64(CANARY))].filter(form => text.includes(form));
+/** Stands for External Secrets' hash of the data, which lets a reader test guesses of a value. */
+const DATA_HASH = 'datahash-5b0c2e';
+/** The annotations summaries withhold: the three copies, the hash, the change cause, the ticket. */
+const WITHHELD_FROM_SUMMARIES = 6;
 
 /**
  * A Secret's metadata facts (labels, annotations, owners, last change) reach readers who may not
- * reveal its values, so kubectl's last-applied copy, which holds the values, never does: not
- * through the summary route, the list, a write's answer or an action.
+ * reveal its values, so they carry only the annotations known to hold nothing derived from the
+ * values: Krypton's own and a fixed list of other tools'. Everything else, kubectl's last-applied
+ * copy and External Secrets' data hash included, never does: not through the summary route, the
+ * list, a write's answer or an action. The answer with the values shows the rest, but never the
+ * copies of the applied object.
  */
 describe("a Secret's metadata facts", () => {
   const ns = useTestNamespace();
@@ -37,6 +44,11 @@ describe("a Secret's metadata facts", () => {
       name: 'user:default/alice',
     });
     testPolicy.denied.add('user:default/alice:krypton.secret.reveal');
+    // Root, an admin, may reveal the values.
+    await admin.grantSecrets(ns.name, {
+      kind: 'User',
+      name: 'user:default/root',
+    });
     const owner = await admin.transport.request({
       method: 'POST',
       path: `/api/v1/namespaces/${ns.name}/configmaps`,
@@ -60,6 +72,10 @@ describe("a Secret's metadata facts", () => {
           'krypton.io/owners': 'user:default/alice',
           'krypton.io/description': 'The payments database',
           'example.com/ticket': 'OPS-42',
+          'meta.helm.sh/release-name': 'payments',
+          'reconcile.external-secrets.io/data-hash': DATA_HASH,
+          // kubectl --record keeps the command line, and with it a literal value.
+          'kubernetes.io/change-cause': `kubectl create secret generic applied --from-literal=password=${CANARY} --record=true`,
           [LAST_APPLIED]: JSON.stringify(applied),
           // kapp's own copy of the applied object, and of its data.
           'kapp.k14s.io/original': JSON.stringify(applied),
@@ -82,6 +98,13 @@ describe("a Secret's metadata facts", () => {
         request(krypton.server)
           .get(`${secrets()}/applied/summary`)
           .set('Authorization', as('alice')),
+      r => r.status === 200,
+    );
+    await eventually(
+      () =>
+        request(krypton.server)
+          .get(`${secrets()}/applied`)
+          .set('Authorization', as('root')),
       r => r.status === 200,
     );
   });
@@ -109,8 +132,9 @@ describe("a Secret's metadata facts", () => {
       'krypton.io/version': '2',
       'krypton.io/owners': 'user:default/alice',
       'krypton.io/description': 'The payments database',
-      'example.com/ticket': 'OPS-42',
+      'meta.helm.sh/release-name': 'payments',
     });
+    expect(res.body.withheldAnnotations).toBe(WITHHELD_FROM_SUMMARIES);
     expect(res.body.ownerReferences).toEqual([
       { kind: 'ConfigMap', name: 'owner', uid: ownerUid, controller: true },
     ]);
@@ -137,7 +161,7 @@ describe("a Secret's metadata facts", () => {
     );
   });
 
-  it('never carries the copies of the applied object through the summary, the list, a write answer or an action', async () => {
+  it('never carries an annotation that may hold values through the summary, the list, a write answer or an action', async () => {
     const outputs: string[] = [];
     const summary = await request(krypton.server)
       .get(`${secrets()}/applied/summary`)
@@ -152,7 +176,12 @@ describe("a Secret's metadata facts", () => {
     expect(list.body.items.map((s: { name: string }) => s.name)).toEqual([
       'applied',
     ]);
-    expect(list.body.items[0].annotations['example.com/ticket']).toBe('OPS-42');
+    expect(list.body.items[0].annotations['meta.helm.sh/release-name']).toBe(
+      'payments',
+    );
+    expect(list.body.items[0].withheldAnnotations).toBe(
+      WITHHELD_FROM_SUMMARIES,
+    );
     outputs.push(list.text);
 
     // A metadata-only edit keeps kubectl's copy on the Secret; the answer is redacted for alice.
@@ -169,6 +198,7 @@ describe("a Secret's metadata facts", () => {
     expect(edit.body.annotations['krypton.io/description']).toBe(
       'Still the payments database',
     );
+    expect(edit.body.withheldAnnotations).toBe(WITHHELD_FROM_SUMMARIES);
     // Krypton's transport names itself, so its writes show as Krypton's in managedFields.
     expect(edit.body.lastChange.manager).toBe('krypton');
     outputs.push(edit.text);
@@ -192,7 +222,8 @@ describe("a Secret's metadata facts", () => {
 
     // The actions carry the facts too, through the same withholding rule.
     const viaAction = JSON.parse(outputs[outputs.length - 2]).output.secret;
-    expect(viaAction.annotations['example.com/ticket']).toBe('OPS-42');
+    expect(viaAction.annotations['meta.helm.sh/release-name']).toBe('payments');
+    expect(viaAction.withheldAnnotations).toBe(WITHHELD_FROM_SUMMARIES);
     expect(viaAction.ownerReferences).toEqual([
       { kind: 'ConfigMap', name: 'owner', uid: ownerUid, controller: true },
     ]);
@@ -201,8 +232,30 @@ describe("a Secret's metadata facts", () => {
     for (const text of outputs) {
       expect(text).not.toContain(LAST_APPLIED);
       expect(text).not.toContain('kapp.k14s.io/original');
+      expect(text).not.toContain(DATA_HASH);
+      expect(text).not.toContain('example.com/ticket');
       expect(leaks(text)).toEqual([]);
     }
     expect(leaks(krypton.sink.text())).toEqual([]);
+  });
+
+  it('shows every other annotation with the values, but never the copies of the applied object', async () => {
+    const res = await request(krypton.server)
+      .get(`${secrets()}/applied`)
+      .set('Authorization', as('root'));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ password: CANARY });
+    expect(res.body.annotations).toEqual({
+      'krypton.io/version': '2',
+      'krypton.io/owners': 'user:default/alice',
+      'krypton.io/description': expect.any(String),
+      'example.com/ticket': 'OPS-42',
+      'meta.helm.sh/release-name': 'payments',
+      'reconcile.external-secrets.io/data-hash': DATA_HASH,
+      'kubernetes.io/change-cause': expect.stringContaining('--from-literal'),
+    });
+    expect(res.body.withheldAnnotations).toBe(3);
+    expect(res.text).not.toContain(LAST_APPLIED);
+    expect(res.text).not.toContain('kapp.k14s.io/original');
   });
 });

@@ -170,13 +170,14 @@ describe('the Secret list reads no values', () => {
       keyCount: 3,
       creationTimestamp: stored.metadata.creationTimestamp,
       labels: { 'krypton.io/managed-by': 'krypton', app: 'payments' },
-      // The copies of the applied object hold values: they are withheld as on the summary.
+      // As on the summary, only Krypton's own and the known tools' annotations: the copies of the
+      // applied object, which hold values, and the unknown ticket are withheld and counted.
       annotations: {
         'krypton.io/version': '4',
         'krypton.io/owners': 'user:default/alice',
         'krypton.io/description': 'The payments database',
-        'example.com/ticket': 'OPS-42',
       },
+      withheldAnnotations: 4,
       ownerReferences: [],
       lastChange: {
         time: [...times].sort().pop(),

@@ -231,11 +231,13 @@ describe('storage rewrite under faults', () => {
       id: start.body.id,
       state: 'running',
       cancelRequested: true,
+      cancelledBy: 'user:default/root',
     });
     const end = await waitForRun(krypton, path);
     expect(end.body).toMatchObject({
       state: 'cancelled',
       cancelRequested: true,
+      cancelledBy: 'user:default/root',
       progress: { pass: 'first', seen: 200, namespacesDone: 1 },
       result: {
         stopped: 'cancelled',
@@ -260,14 +262,36 @@ describe('storage rewrite under faults', () => {
       expect.objectContaining({
         eventId: 'storage-rewrite',
         status: 'failed',
-        error: 'Error: The storage rewrite was cancelled.',
+        error: 'Error: The storage rewrite was cancelled by user:default/root.',
         meta: expect.objectContaining({
           runId: start.body.id,
           state: 'cancelled',
           stopped: 'cancelled',
+          cancelledBy: 'user:default/root',
         }),
       }),
     );
+    // The cancel is an operation of its own, audited as high as the start.
+    expect(
+      krypton.sink.audits.filter(a => a.eventId === 'storage-rewrite-cancel'),
+    ).toEqual([
+      expect.objectContaining({
+        severityLevel: 'high',
+        status: 'initiated',
+        meta: { runId: start.body.id },
+      }),
+      expect.objectContaining({
+        severityLevel: 'high',
+        status: 'succeeded',
+        meta: {
+          runId: start.body.id,
+          cluster: expect.any(String),
+          scope: ns.name,
+          requestedBy: 'user:default/root',
+          cancelledBy: 'user:default/root',
+        },
+      }),
+    ]);
     // An ended run cannot be cancelled; an unknown or malformed id is told apart.
     expect(await cancel(start.body.id)).toMatchObject({
       status: 409,
@@ -294,6 +318,103 @@ describe('storage rewrite under faults', () => {
       status: 404,
       body: { error: STORAGE_REWRITE_RUN_MESSAGES.notFound },
     });
+  });
+
+  it('lets only the requester or an admin cancel a run of every namespace, and records who did', async () => {
+    const hold = () =>
+      proxy.inject({
+        method: 'GET',
+        path: new RegExp(
+          `^/api/v1/namespaces/${ns.name}/secrets\\?.*continue=`,
+        ),
+        action: { delayMs: 2500 },
+        times: 1,
+      });
+    const startAll = async (user: string) => {
+      hold();
+      const res = await request(krypton.server)
+        .post('/api/krypton/storage-rewrite')
+        .set('Authorization', as(user));
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ scope: '*', state: 'running' });
+      return res;
+    };
+    const cancel = (id: string, user: string) =>
+      request(krypton.server)
+        .post(`/api/krypton/storage-rewrite/runs/${id}/cancel`)
+        .set('Authorization', as(user));
+    const audits = (id: string) =>
+      krypton.sink.audits.filter(
+        a => a.eventId === 'storage-rewrite-cancel' && a.meta?.runId === id,
+      );
+
+    // Alice's run of every namespace: Bob, another operator, may not stop it; an admin may.
+    const first = await startAll('alice');
+    const refused = await cancel(first.body.id, 'bob');
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error: STORAGE_REWRITE_RUN_MESSAGES.cancelForbidden },
+    });
+    const byAdmin = await cancel(first.body.id, 'root');
+    expect(byAdmin.status).toBe(202);
+    expect(byAdmin.body).toMatchObject({
+      cancelRequested: true,
+      cancelledBy: 'user:default/root',
+    });
+    const firstEnd = await waitForRun(krypton, first.headers.location);
+    expect(firstEnd.body).toMatchObject({
+      state: 'cancelled',
+      requestedBy: 'user:default/alice',
+      cancelledBy: 'user:default/root',
+    });
+    expect(audits(first.body.id)).toEqual([
+      expect.objectContaining({
+        actor: 'user:default/bob',
+        status: 'initiated',
+      }),
+      expect.objectContaining({
+        actor: 'user:default/bob',
+        status: 'failed',
+        error: expect.stringContaining(
+          STORAGE_REWRITE_RUN_MESSAGES.cancelForbidden,
+        ),
+      }),
+      expect.objectContaining({
+        actor: 'user:default/root',
+        status: 'initiated',
+      }),
+      expect.objectContaining({
+        actor: 'user:default/root',
+        status: 'succeeded',
+        meta: expect.objectContaining({
+          scope: '*',
+          requestedBy: 'user:default/alice',
+          cancelledBy: 'user:default/root',
+        }),
+      }),
+    ]);
+    // The requester's own record says who stopped the run.
+    expect(krypton.sink.audits).toContainEqual(
+      expect.objectContaining({
+        eventId: 'storage-rewrite',
+        actor: 'user:default/alice',
+        status: 'failed',
+        error: 'Error: The storage rewrite was cancelled by user:default/root.',
+        meta: expect.objectContaining({
+          runId: first.body.id,
+          cancelledBy: 'user:default/root',
+        }),
+      }),
+    );
+
+    // The requester may cancel their own.
+    const second = await startAll('alice');
+    const own = await cancel(second.body.id, 'alice');
+    expect(own.status).toBe(202);
+    expect(own.body.cancelledBy).toBe('user:default/alice');
+    expect(
+      (await waitForRun(krypton, second.headers.location)).body,
+    ).toMatchObject({ state: 'cancelled', cancelledBy: 'user:default/alice' });
   });
 
   it('refuses a second run of an overlapping scope while one runs, and goes on when the caller disconnects', async () => {

@@ -12,6 +12,24 @@ export type SecretAction =
   | 'restart'
   | 'manageAccess';
 
+/** Every action, in the order the Access tab lists them. */
+export const SECRET_ACTIONS: readonly SecretAction[] = [
+  'read',
+  'reveal',
+  'update',
+  'restore',
+  'restart',
+  'delete',
+  'manageAccess',
+];
+
+/**
+ * The Backstage permission policy's answer per action on one Secret, judged by the backend on the
+ * live Secret it read as the caller, conditions included. Krypton's access rules and Kubernetes
+ * RBAC are judged apart from it.
+ */
+export type SecretPolicyAnswers = Record<SecretAction, boolean>;
+
 const VIEWER: readonly SecretAction[] = ['read', 'reveal'];
 const EDITOR: readonly SecretAction[] = [
   ...VIEWER,
@@ -52,6 +70,15 @@ function principalRefs(principal: Principal): Set<string> {
   return refs;
 }
 
+/** Whether the principal is, or acts for, one of the admins (normalized refs). */
+export function isAdmin(
+  principal: Principal,
+  admins: readonly string[],
+): boolean {
+  const mine = principalRefs(principal);
+  return admins.some(r => mine.has(r));
+}
+
 /**
  * Evaluates a Secret's current access rules. Owners may do everything, editors may read, reveal,
  * update, restore and restart, viewers may read and reveal. Admins pass any rules. A Secret
@@ -64,9 +91,9 @@ export function evaluateAccess(
   action: SecretAction,
   policy: AccessPolicy,
 ): AclDecision {
+  if (isAdmin(principal, policy.admins)) return 'allow';
   const mine = principalRefs(principal);
   const holds = (refs: readonly string[]) => refs.some(r => mine.has(r));
-  if (holds(policy.admins)) return 'allow';
   if (!hasAccessRules(rules)) return policy.rulesRequired ? 'deny' : 'no-rules';
   if (holds(rules.owners) && OWNER.includes(action)) return 'allow';
   if (holds(rules.editors) && EDITOR.includes(action)) return 'allow';

@@ -1,3 +1,5 @@
+import type { SecretPolicyAnswers } from './access';
+
 /** Who may do what with one Secret, as Backstage entity refs (user:default/alice, group:default/team-a). */
 export interface AccessRules {
   owners: string[];
@@ -34,10 +36,18 @@ export interface SecretMetadataView {
    */
   labels?: Record<string, string>;
   /**
-   * Every annotation except those that copy the object with its data (kubectl's
-   * last-applied-configuration), which never leave the backend.
+   * The annotations this reader may see. Summaries and list items, which readers who may not
+   * reveal the values get, carry Krypton's own (under its prefix) and a fixed list of other tools'
+   * annotations that hold nothing derived from the values; the answer with the values (SecretDto)
+   * carries the others too. Neither carries the copies of the applied object with its data
+   * (kubectl's last-applied-configuration, kapp's original), which never leave the backend.
    */
   annotations?: Record<string, string>;
+  /**
+   * How many of the Secret's annotations `annotations` leaves out, so that a view can say that
+   * there are more. This backend always sends it; absent in answers from before it existed.
+   */
+  withheldAnnotations?: number;
   /** The Secret's Kubernetes owners: kind, name, UID and the controller flag only. */
   ownerReferences?: SecretOwnerReference[];
   /** The newest write that Kubernetes recorded in managedFields, by any writer. */
@@ -53,6 +63,11 @@ export interface SecretMetadataView {
 export interface SecretListItem extends SecretMetadataView {
   /** How many keys the Secret has, text and binary. */
   keyCount: number;
+  /**
+   * The permission policy's answers for the caller on this Secret; only in a list of Secrets to
+   * adopt (`adoptable=true`), whose dialog must know whether adopting is allowed.
+   */
+  policy?: SecretPolicyAnswers;
 }
 
 /** Metadata of one live Secret, as the summary route shows it: no values. */
@@ -62,6 +77,12 @@ export interface SecretSummary extends SecretMetadataView {
   keys: string[];
   /** Keys whose values are not lossless UTF-8 text. */
   binaryKeys: string[];
+  /**
+   * The permission policy's answers for the caller on this Secret; only in the answer of the
+   * summary route. The portal's buttons follow it: the permission backend itself answers no
+   * question about a named Secret, since it could only read it with Krypton's identity.
+   */
+  policy?: SecretPolicyAnswers;
 }
 
 /**
@@ -517,6 +538,8 @@ export interface StorageRewriteRunStatus {
   requestedAt: string;
   finishedAt?: string;
   cancelRequested: boolean;
+  /** Who asked for the cancel, once someone did. */
+  cancelledBy?: string;
   heartbeatAt: string;
   progress: StorageRewriteProgress;
   result?: StorageRewriteResult;

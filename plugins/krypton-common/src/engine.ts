@@ -46,7 +46,7 @@ export * from './restartOutcome';
 export { isManagedSecret } from './secretTraits';
 export { MANAGED_BY_VALUE, kryptonKeys } from './annotations';
 export { messages } from './errors';
-export type { SecretAction } from './access';
+export type { SecretAction, SecretPolicyAnswers } from './access';
 export type { KryptonKeys } from './annotations';
 export type { Parsed } from './settings';
 export type {

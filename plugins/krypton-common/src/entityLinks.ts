@@ -1,5 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
 import { Labels, matchesLabelSelector } from './labelMatch';
+import { MAX_LINKED_SECRET_ENTRIES } from './limits';
 import {
   isSnapshotName,
   validateLabelSelector,
@@ -61,8 +62,16 @@ export interface SecretSelector {
 
 /** What an entity's annotations link, and why a selector annotation could not be used. */
 export interface EntitySecretLinks {
-  /** The Secrets named in <prefix>/secrets, valid entries only, each once. */
+  /**
+   * The Secrets named in <prefix>/secrets, valid entries only, each once, from the first
+   * MAX_LINKED_SECRET_ENTRIES entries.
+   */
   refs: SecretRef[];
+  /**
+   * How many entries of <prefix>/secrets come after the first MAX_LINKED_SECRET_ENTRIES and were
+   * not read; absent when there are none. The tab says so instead of dropping them silently.
+   */
+  notLoaded?: number;
   /** The usable selector link, when the entity has one. */
   selector?: SecretSelector;
   /** Set when the selector annotation is present but unusable; the tab explains it. */
@@ -77,9 +86,14 @@ const CLUSTER_NAME = /^[\x21-\x2b\x2d\x2e\x30-\x7e]{1,253}$/;
 
 const isClusterName = (value: string) => CLUSTER_NAME.test(value);
 
-/** Null when the entry is not a [cluster/]namespace/name the backend would serve. */
+/** The longest entry that can be valid: a cluster, a namespace and a Secret name at their limits. */
+const MAX_ENTRY_LENGTH = 253 + 1 + 63 + 1 + 253;
+
+/** Null when the trimmed entry is not a [cluster/]namespace/name the backend would serve. */
 function parseEntry(entry: string): SecretRef | null {
-  const parts = entry.trim().split('/');
+  // Bounds the split below, which a megabyte of "/" would otherwise turn into a huge array.
+  if (entry.length > MAX_ENTRY_LENGTH) return null;
+  const parts = entry.split('/');
   if (parts.length !== 2 && parts.length !== 3) return null;
   const [namespace, name] = parts.slice(-2);
   const cluster = parts.length === 3 ? parts[0] : undefined;
@@ -98,16 +112,33 @@ function parseEntry(entry: string): SecretRef | null {
     : { cluster, namespace, name };
 }
 
+interface ParsedEntries {
+  refs: SecretRef[];
+  notLoaded: number;
+}
+
 /**
- * Parses the entity's secrets annotation under the given prefix. Malformed entries are skipped
- * rather than guessed at; repeated entries are listed once.
+ * Reads the first MAX_LINKED_SECRET_ENTRIES non-blank entries and only counts the rest. The value
+ * comes from any catalog entity, so it is walked once with indexOf rather than split into one
+ * array of every entry, and no entry after the cap is parsed.
  */
-export function linkedSecrets(entity: Entity, prefix: string): SecretRef[] {
-  const raw =
-    entity.metadata.annotations?.[kryptonSecretsAnnotation(prefix)] ?? '';
+function parseEntries(raw: string): ParsedEntries {
   const seen = new Set<string>();
   const refs: SecretRef[] = [];
-  for (const entry of raw.split(',')) {
+  let read = 0;
+  let notLoaded = 0;
+  let start = 0;
+  while (start <= raw.length) {
+    const comma = raw.indexOf(',', start);
+    const end = comma === -1 ? raw.length : comma;
+    const entry = raw.slice(start, end).trim();
+    start = end + 1;
+    if (entry === '') continue;
+    if (read === MAX_LINKED_SECRET_ENTRIES) {
+      notLoaded++;
+      continue;
+    }
+    read++;
     const ref = parseEntry(entry);
     if (!ref) continue;
     // No part may contain "/", so the joined form is unambiguous.
@@ -116,7 +147,21 @@ export function linkedSecrets(entity: Entity, prefix: string): SecretRef[] {
     seen.add(key);
     refs.push(ref);
   }
-  return refs;
+  return { refs, notLoaded };
+}
+
+const secretEntries = (entity: Entity, prefix: string): ParsedEntries =>
+  parseEntries(
+    entity.metadata.annotations?.[kryptonSecretsAnnotation(prefix)] ?? '',
+  );
+
+/**
+ * Parses the entity's secrets annotation under the given prefix, up to its first
+ * MAX_LINKED_SECRET_ENTRIES entries. Malformed entries are skipped rather than guessed at;
+ * repeated entries are listed once.
+ */
+export function linkedSecrets(entity: Entity, prefix: string): SecretRef[] {
+  return secretEntries(entity, prefix).refs;
 }
 
 /** A present, non-blank annotation value, trimmed. */
@@ -173,20 +218,24 @@ export function entitySecretLinks(
   entity: Entity,
   prefix: string,
 ): EntitySecretLinks {
+  const { refs, notLoaded } = secretEntries(entity, prefix);
   return {
-    refs: linkedSecrets(entity, prefix),
+    refs,
+    ...(notLoaded > 0 ? { notLoaded } : {}),
     ...parseSelector(entity, kryptonLinkAnnotations(prefix)),
   };
 }
 
 /**
  * Whether the entity links any Secret: a valid named entry, or a selector annotation (an unusable
- * one too, so that its problem is shown on the tab instead of the tab silently disappearing).
+ * one too, so that its problem is shown on the tab instead of the tab silently disappearing), or
+ * entries beyond the cap, which the tab reports.
  */
 export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
   const links = entitySecretLinks(entity, prefix);
   return (
     links.refs.length > 0 ||
+    links.notLoaded !== undefined ||
     links.selector !== undefined ||
     links.selectorProblem !== undefined
   );

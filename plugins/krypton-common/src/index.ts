@@ -27,3 +27,4 @@ export * from './retention';
 export * from './restoreBlock';
 export * from './restartOutcome';
 export * from './signals';
+export * from './pool';

@@ -10,6 +10,14 @@ export const PREVIEW_LIMIT_CODE_UNITS = 131_072;
 /** The default prefix of Krypton's labels and annotations (krypton.annotationPrefix). */
 export const DEFAULT_ANNOTATION_PREFIX = 'krypton.io';
 
+/**
+ * How many entries of an entity's <prefix>/secrets annotation are read. Every entry costs a request
+ * in the browser of everyone who views the entity, so one catalog entity must not be able to make
+ * them send thousands; entries after these are counted, never parsed, so that the entity tab can
+ * say how many it did not load. Blank entries (",,", a trailing comma) are not entries.
+ */
+export const MAX_LINKED_SECRET_ENTRIES = 100;
+
 /** Storage names of history snapshots start with this; such names are never served by name. */
 export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
 

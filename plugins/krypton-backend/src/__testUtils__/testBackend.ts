@@ -43,6 +43,7 @@ import {
 } from '@krypton/kube-testenv';
 import { KubeConfig } from '@kubernetes/client-node';
 import { JsonObject } from '@backstage/types';
+import { Request } from 'express';
 import kryptonPlugin from '../index';
 
 /** Users of the test directory and the groups they belong to. */
@@ -58,6 +59,9 @@ export class CaptureSink {
   readonly lines: string[] = [];
   readonly audits: Array<{
     eventId: string;
+    severityLevel?: string;
+    /** Who the auditor records as the actor: the request's user, or meta.actor without one. */
+    actor?: string;
     status: string;
     meta: JsonObject;
     error?: string;
@@ -99,13 +103,40 @@ class CapturingLogger implements LoggerService {
   }
 }
 
+/** The user of a request signed with `as(user)`: mock user tokens carry their subject. */
+function mockTokenSubject(request: Request | undefined): string | undefined {
+  const header = request?.headers.authorization;
+  const prefix = 'Bearer mock-user-token:';
+  if (typeof header !== 'string' || !header.startsWith(prefix))
+    return undefined;
+  try {
+    const { sub } = JSON.parse(header.slice(prefix.length));
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class RecordingAuditor implements AuditorService {
   constructor(private readonly sink: CaptureSink) {}
   async createEvent(options: {
     eventId: string;
+    severityLevel?: string;
+    request?: Request;
     meta?: JsonObject;
   }): Promise<AuditorServiceEvent> {
-    const base = { eventId: options.eventId, meta: options.meta ?? {} };
+    const metaActor = options.meta?.actor;
+    const actor =
+      mockTokenSubject(options.request) ??
+      (typeof metaActor === 'string' ? metaActor : undefined);
+    const base = {
+      eventId: options.eventId,
+      ...(options.severityLevel
+        ? { severityLevel: options.severityLevel }
+        : {}),
+      ...(actor ? { actor } : {}),
+      meta: options.meta ?? {},
+    };
     this.sink.audits.push({ ...base, status: 'initiated' });
     return {
       success: async opts => {

@@ -3,9 +3,9 @@ import {
   BackstageUserPrincipal,
 } from '@backstage/backend-plugin-api';
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
-import { NotAllowedError } from '@backstage/errors';
 import {
   DiffSide,
+  KryptonError,
   keyDiff,
   kryptonActionsReadPermission,
   kryptonActionsWritePermission,
@@ -23,13 +23,18 @@ import {
   versionSummary,
 } from './schemas';
 
-/** The user an action acts for; a service or an anonymous caller has no Secrets to act on. */
+const ACTIONS_NEED_A_USER = "Krypton's actions act for a signed-in user.";
+
+/**
+ * The user an action acts for; a service or an anonymous caller has no Secrets to act on. A
+ * KryptonError, so that `translated` answers it as the 403 it is.
+ */
 function userCredentials(
   credentials: BackstageCredentials,
 ): BackstageCredentials<BackstageUserPrincipal> {
   const principal = credentials.principal as { type?: unknown };
   if (principal.type !== 'user') {
-    throw new NotAllowedError("Krypton's actions act for a signed-in user.");
+    throw new KryptonError('forbidden', ACTIONS_NEED_A_USER);
   }
   return credentials as BackstageCredentials<BackstageUserPrincipal>;
 }

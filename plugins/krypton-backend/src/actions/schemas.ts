@@ -42,7 +42,13 @@ const secretMetadataView = {
     .record(z.string())
     .optional()
     .describe(
-      'Every annotation except the copies of the applied object (kubectl, kapp), which hold values',
+      "Krypton's own annotations and those of other tools known to hold nothing derived from the values; the others only for a caller who may reveal the values",
+    ),
+  withheldAnnotations: z
+    .number()
+    .optional()
+    .describe(
+      "How many of the Secret's annotations are left out of annotations",
     ),
   ownerReferences: z
     .array(

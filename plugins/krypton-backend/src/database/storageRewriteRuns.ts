@@ -26,6 +26,7 @@ interface Row {
   owner: string;
   heartbeat_at: string;
   cancel_requested: boolean | number;
+  cancelled_by: string | null;
   progress: string;
   result: string | null;
   finished_at: string | null;
@@ -40,6 +41,13 @@ export interface NewRun {
   requestedBy: string;
   owner: string;
   progress: StorageRewriteProgress;
+}
+
+/** What the owner of a run learns at each tick. */
+export interface RunAnswer {
+  running: boolean;
+  cancelRequested: boolean;
+  cancelledBy?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -58,6 +66,7 @@ function statusOf(row: Row): StorageRewriteRunStatus {
     heartbeatAt: row.heartbeat_at,
     progress: JSON.parse(row.progress) as StorageRewriteProgress,
   };
+  if (row.cancelled_by) status.cancelledBy = row.cancelled_by;
   if (row.finished_at) status.finishedAt = row.finished_at;
   if (row.result)
     status.result = JSON.parse(row.result) as StorageRewriteResult;
@@ -125,6 +134,7 @@ export class StorageRewriteRunStore {
         owner: run.owner,
         heartbeat_at: now,
         cancel_requested: false,
+        cancelled_by: null,
         progress: JSON.stringify(run.progress),
         result: null,
         finished_at: null,
@@ -161,12 +171,22 @@ export class StorageRewriteRunStore {
     return (await query).map(statusOf);
   }
 
-  /** Sets the cancel flag of a running run; false when it is not running (any more). */
-  async requestCancel(cluster: string, id: string): Promise<boolean> {
+  /**
+   * Sets the cancel flag of a running run, and who asked for it unless someone asked first;
+   * false when it is not running (any more).
+   */
+  async requestCancel(
+    cluster: string,
+    id: string,
+    by: string,
+  ): Promise<boolean> {
     await this.expire(this.db, cluster);
     const updated = await this.db<Row>(TABLE)
       .where({ cluster, id, state: 'running' })
-      .update({ cancel_requested: true });
+      .update({
+        cancel_requested: true,
+        cancelled_by: this.db.raw('COALESCE(cancelled_by, ?)', [by]),
+      });
     return updated > 0;
   }
 
@@ -178,7 +198,7 @@ export class StorageRewriteRunStore {
     id: string,
     owner: string,
     progress?: StorageRewriteProgress,
-  ): Promise<{ running: boolean; cancelRequested: boolean }> {
+  ): Promise<RunAnswer> {
     const change: Partial<Row> = { heartbeat_at: iso(this.clock()) };
     if (progress) change.progress = JSON.stringify(progress);
     await this.db<Row>(TABLE)
@@ -188,16 +208,16 @@ export class StorageRewriteRunStore {
   }
 
   /** Whether a run still runs, and whether a cancel was asked for: the owner's poll. */
-  async poll(
-    id: string,
-  ): Promise<{ running: boolean; cancelRequested: boolean }> {
+  async poll(id: string): Promise<RunAnswer> {
     const row = await this.db<Row>(TABLE)
       .where({ id })
-      .first('state', 'cancel_requested');
-    return {
+      .first('state', 'cancel_requested', 'cancelled_by');
+    const answer: RunAnswer = {
       running: row?.state === 'running',
       cancelRequested: Boolean(row?.cancel_requested),
     };
+    if (row?.cancelled_by) answer.cancelledBy = row.cancelled_by;
+    return answer;
   }
 
   /** Ends a run that this owner still runs; a run marked interrupted meanwhile stays so. */

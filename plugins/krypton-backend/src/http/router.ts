@@ -30,6 +30,19 @@ export interface RouterOptions {
   httpAuth: HttpAuthService;
 }
 
+/**
+ * The first segments of every route below: the paths that Krypton authenticates itself. Anything
+ * else under the plugin's base path (the actions registry, the permission integration) is not
+ * Krypton's, and keeps Backstage's own sign-in.
+ */
+export const KRYPTON_ROUTE_PREFIXES = [
+  '/health',
+  '/config',
+  '/namespaces',
+  '/clusters',
+  '/storage-rewrite',
+] as const;
+
 /** Krypton's HTTP API: each route parses the request, calls a service and shapes the answer. */
 export async function createRouter(
   options: RouterOptions,

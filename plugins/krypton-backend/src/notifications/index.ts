@@ -1,3 +1,5 @@
 export { combineNotifiers, createSecretNotifier } from './notifier';
 export type { SecretNotifier, SecretNotifierOptions } from './notifier';
 export type { SecretChange, SecretChangeEvent } from './payload';
+export { admittedOwners, admittedRefs } from './audience';
+export type { SecretAudience } from './audience';

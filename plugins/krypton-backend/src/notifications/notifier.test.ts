@@ -1,4 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { NotificationService } from '@backstage/plugin-notifications-node';
 import { NotificationEvent } from '../config';
@@ -12,7 +13,36 @@ const update: SecretChange = {
   secret: { cluster: 'prod', namespace: 'payments', name: 'db', labels: {} },
   uid: 'uid-db',
   actor: 'user:default/root',
+  audience: {
+    rules: {
+      owners: ['user:default/root'],
+      editors: ['group:default/team-a'],
+      viewers: [],
+    },
+    admins: [],
+  },
 };
+
+const component = (
+  name: string,
+  owner: string,
+  annotations: Record<string, string>,
+): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: { name, annotations },
+  spec: { owner },
+});
+
+const linking: Entity[] = [
+  component('api', 'team-a', { 'krypton.io/secrets': 'payments/db' }),
+  // Anyone may publish an entity that names a Secret, or selects a namespace, and owns it.
+  component('exfil', 'user:guest', { 'krypton.io/secrets': 'payments/db' }),
+  component('exfil-all', 'user:mallory', {
+    'krypton.io/secrets-selector': 'krypton.io/managed-by=krypton',
+    'krypton.io/secrets-namespace': 'payments',
+  }),
+];
 
 function setup(
   options: {
@@ -23,17 +53,7 @@ function setup(
 ) {
   const catalog = catalogServiceMock.mock({
     async *streamEntities() {
-      yield [
-        {
-          apiVersion: 'backstage.io/v1alpha1',
-          kind: 'Component',
-          metadata: {
-            name: 'api',
-            annotations: { 'krypton.io/secrets': 'payments/db' },
-          },
-          spec: { owner: 'team-a' },
-        },
-      ];
+      yield linking;
     },
   });
   const send = jest.fn(options.send ?? (async () => undefined));
@@ -70,6 +90,52 @@ describe('createSecretNotifier', () => {
     expect(send.mock.calls[0][0].payload.scope).toBe(
       'krypton:prod/payments/db:update',
     );
+  });
+
+  it('sends only to the owners whom the Secret admits, by its rules or as admins', async () => {
+    const { notifier, send } = setup();
+    notifier.notify({
+      ...update,
+      secret: {
+        ...update.secret,
+        labels: { 'krypton.io/managed-by': 'krypton' },
+      },
+      audience: { ...update.audience, admins: ['user:default/mallory'] },
+    });
+    await settle();
+    expect(send).toHaveBeenCalledTimes(1);
+    // guest links db by name and is named nowhere; mallory's selector matches, as an admin.
+    expect(send.mock.calls[0][0].recipients).toMatchObject({
+      entityRef: ['group:default/team-a', 'user:default/mallory'],
+    });
+  });
+
+  it('sends nothing when the Secret admits none of the linking owners', async () => {
+    const { notifier, send, catalog } = setup();
+    notifier.notify({
+      ...update,
+      audience: {
+        rules: { owners: ['user:default/root'], editors: [], viewers: [] },
+        admins: ['group:default/krypton-admins'],
+      },
+    });
+    await settle();
+    expect(catalog.streamEntities).toHaveBeenCalledTimes(1);
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('neither sends nor asks the catalog for a Secret without rules and no admins', async () => {
+    const { notifier, send, catalog } = setup();
+    notifier.notify({
+      ...update,
+      audience: {
+        rules: { owners: [], editors: [], viewers: [] },
+        admins: [],
+      },
+    });
+    await settle();
+    expect(catalog.streamEntities).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('neither sends nor asks the catalog while disabled or for an event not listed', async () => {

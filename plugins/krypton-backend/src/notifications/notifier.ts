@@ -2,10 +2,14 @@ import { AuthService, LoggerService } from '@backstage/backend-plugin-api';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { NotificationService } from '@backstage/plugin-notifications-node';
 import { NotificationSettings } from '../config';
+import { admittedOwners, admittedRefs } from './audience';
 import { cachedOwnerLookup } from './owners';
 import { SecretChange, notificationFor } from './payload';
 
-/** Tells the owners of the entities that link a Secret what happened to it. */
+/**
+ * Tells the owners of the entities that link a Secret what happened to it, when the Secret
+ * itself admits them (see admittedOwners): a catalog link is no access right.
+ */
 export interface SecretNotifier {
   /**
    * Starts notifying about a change that has happened, and returns at once: delivery never
@@ -36,7 +40,13 @@ export function createSecretNotifier(
   const ownersOf = cachedOwnerLookup(options);
 
   async function deliver(change: SecretChange): Promise<void> {
-    const owners = await ownersOf(change.secret);
+    // Nobody is admitted by name (no rules, no admins): no owner could hear, so the catalog is
+    // not asked.
+    if (admittedRefs(change.audience).length === 0) return;
+    const owners = admittedOwners(
+      await ownersOf(change.secret),
+      change.audience,
+    );
     if (owners.length === 0) return;
     await notifications.send({
       recipients: {

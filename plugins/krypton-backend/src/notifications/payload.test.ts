@@ -7,7 +7,15 @@ const secret = {
   labels: { app: 'payments' },
 };
 const change = (event: SecretChange): SecretChange => event;
-const base = { secret, uid: 'uid-db', actor: 'user:default/alice' };
+const base = {
+  secret,
+  uid: 'uid-db',
+  actor: 'user:default/alice',
+  audience: {
+    rules: { owners: ['user:default/alice'], editors: [], viewers: [] },
+    admins: [],
+  },
+};
 
 describe('notificationFor', () => {
   it('names the Secret, cluster, event, new version and actor of an update', () => {

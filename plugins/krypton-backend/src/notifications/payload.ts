@@ -5,6 +5,7 @@ import {
   RestartStatus,
 } from '@krypton/plugin-krypton-common';
 import { NotificationEvent } from '../config';
+import { SecretAudience } from './audience';
 
 /** What happened to the Secret: the operation and the facts of its outcome, never a value. */
 export type SecretChangeEvent =
@@ -30,6 +31,11 @@ export type SecretChange = SecretChangeEvent & {
   uid: string;
   /** The user's normalized entity ref. */
   actor: string;
+  /**
+   * Whom the Secret admits by name: the only people a notification may reach, and the only
+   * recipients of a signal about a Secret with rules.
+   */
+  audience: SecretAudience;
 };
 
 export type NotificationPayload = NotificationSendOptions['payload'];

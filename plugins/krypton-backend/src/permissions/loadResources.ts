@@ -1,69 +1,42 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   parseSecretResourceRef,
   validateNamespace,
 } from '@krypton/plugin-krypton-common';
-import { LiveSecrets } from '@krypton/plugin-krypton-common/engine';
-import { KryptonBackendConfig } from '../config';
 import { Cluster } from '../kubernetes/clusters';
-import { HttpKubeGateway } from '../kubernetes/kubeGateway';
-import { admitSecretName } from '../services/callers';
-import { KryptonSecretResource, secretResource } from './resource';
+import { KryptonSecretResource } from './resource';
 
 /**
  * Loads Secrets for the permission backend, which calls this when a policy answers a check with a
- * resource ref (the portal's buttons) with conditions. Only the metadata is read, with Krypton's
- * identity: the answer is a yes or no of the policy's own conditions, and every operation is
- * gated again on the live object. A ref of `cluster/namespace/*` is a Secret not yet created,
- * judged by where it would be. Anything unknown, malformed or unreadable is undefined, which the
- * permission backend answers as a denial.
+ * resource ref with conditions. The permission backend does not say who asks, so a Secret could
+ * only be read with Krypton's own identity, for refs that any signed-in user may send by the
+ * thousand to `POST /api/permission/authorize`: that would tell them which Secrets exist, and
+ * what their labels and rules say, in namespaces where they have no RBAC. So a named Secret is
+ * never read here and is answered as unknown, which the permission backend answers as a denial.
+ * Krypton's own routes judge the conditions on the Secret they read as the caller, and the summary
+ * route answers the policy for each action (`policy`), which is what the portal's buttons follow.
+ *
+ * A ref of `cluster/namespace/*` is a Secret not yet created, judged by where it would be; it
+ * needs no read.
  */
-export function createResourceLoader(deps: {
-  config: KryptonBackendConfig;
-  clusters: Cluster[];
-  logger: LoggerService;
-}) {
-  const { config, logger } = deps;
-  // Krypton's own reader of each cluster, made once: nothing in it depends on the caller.
-  const readers = new Map(
-    deps.clusters.map(cluster => [
-      cluster.name,
-      new LiveSecrets({
-        gateway: new HttpKubeGateway(cluster.transport, logger),
-        cluster: cluster.name,
-        annotationPrefix: config.annotationPrefix,
-        managedOnly: config.managedOnly,
-        historyLimit: config.historyLimit,
-        proveWrites: false,
-      }),
-    ]),
-  );
-  const load = async (
-    ref: string,
-  ): Promise<KryptonSecretResource | undefined> => {
+export function createResourceLoader(deps: { clusters: Cluster[] }) {
+  const clusters = new Set(deps.clusters.map(cluster => cluster.name));
+  const load = (ref: string): KryptonSecretResource | undefined => {
     const parts = parseSecretResourceRef(ref);
-    const live = parts && readers.get(parts.cluster);
-    if (!parts || !live) return undefined;
+    if (!parts || parts.name !== '*' || !clusters.has(parts.cluster))
+      return undefined;
     try {
       validateNamespace(parts.namespace);
-      if (parts.name === '*') {
-        return {
-          cluster: live.cluster,
-          namespace: parts.namespace,
-          name: '',
-          labels: {},
-          managed: true,
-          access: { owners: [], editors: [], viewers: [] },
-        };
-      }
-      admitSecretName(parts.name);
-      return secretResource(
-        live,
-        await live.loadMetadata(parts.namespace, parts.name),
-      );
     } catch {
       return undefined;
     }
+    return {
+      cluster: parts.cluster,
+      namespace: parts.namespace,
+      name: '',
+      labels: {},
+      managed: true,
+      access: { owners: [], editors: [], viewers: [] },
+    };
   };
-  return (refs: string[]) => Promise.all(refs.map(load));
+  return async (refs: string[]) => refs.map(load);
 }

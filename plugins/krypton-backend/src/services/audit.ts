@@ -25,6 +25,10 @@ export const AUDIT_EVENTS = {
   delete: { eventId: 'secret-delete', severityLevel: 'high' },
   restart: { eventId: 'secret-restart', severityLevel: 'high' },
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
+  storageRewriteCancel: {
+    eventId: 'storage-rewrite-cancel',
+    severityLevel: 'high',
+  },
 } as const satisfies Record<string, AuditEvent>;
 
 /** Who an audit event is about: the HTTP request, or for a call without one, the user. */

@@ -13,7 +13,9 @@ import {
   KRYPTON_SECRET_RESOURCE_TYPE,
   KryptonError,
   Principal,
+  SECRET_ACTIONS,
   SecretAction,
+  SecretPolicyAnswers,
   SecretWriteAnswer,
   evaluateAccess,
   kryptonSecretDeletePermission,
@@ -128,6 +130,11 @@ export interface SecretRequestContext extends ClusterRequestContext {
    * gate then takes this request's answer instead of asking again.
    */
   askEarly(actions: readonly SecretAction[]): void;
+  /**
+   * The policy's answer per action on this Secret, conditions judged on it: what the portal's
+   * buttons follow. Asks every action's permission (in one request, with whatever was asked).
+   */
+  policyAnswers(resource: KryptonSecretResource): Promise<SecretPolicyAnswers>;
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
   /**
@@ -305,6 +312,24 @@ export function createContextResolver(deps: ContextDeps) {
       policyOn,
       requirePolicy,
       askEarly: actions => ask(permissionsFor(actions)),
+      policyAnswers: async resource => {
+        ask(permissionsFor(SECRET_ACTIONS));
+        const answers = await Promise.all(
+          SECRET_ACTIONS.map(action =>
+            policyOn(permissionsFor([action])).then(
+              allows => allows(resource),
+              err => {
+                if (err instanceof KryptonError && err.code === 'forbidden')
+                  return false;
+                throw err;
+              },
+            ),
+          ),
+        );
+        return Object.fromEntries(
+          SECRET_ACTIONS.map((action, i) => [action, answers[i]]),
+        ) as SecretPolicyAnswers;
+      },
       mayList: secret => !aclDenies(secret, 'read'),
       answerFor: writePermissions => {
         ask([...writePermissions, ...permissionsFor(VALUE_ACTIONS)]);

@@ -3,6 +3,7 @@ import {
   KryptonError,
   SecretDto,
   SecretListItem,
+  SECRET_ACTIONS,
   SecretSummary,
   SecretWriteAnswer,
   kryptonSecretCreatePermission,
@@ -65,10 +66,18 @@ export class SecretsService {
       },
     );
     const allows = await permitted;
-    return items.filter(item => {
+    const shown = items.filter(item => {
       const resource = resources.get(item.name);
       return resource !== undefined && allows(resource);
     });
+    if (!options.adoptable) return shown;
+    // The adopt dialog must know whether the policy lets the caller adopt each one.
+    return Promise.all(
+      shown.map(async item => ({
+        ...item,
+        policy: await ctx.policyAnswers(resources.get(item.name)!),
+      })),
+    );
   }
 
   async create(
@@ -119,10 +128,26 @@ export class SecretsService {
     );
   }
 
+  /**
+   * The Secret's metadata, and the policy's answer for each action on it. The portal's buttons
+   * take their answers from here rather than from the permission backend, which would have to
+   * read a Secret of the caller's choosing with Krypton's identity to judge its conditions.
+   */
   async summary(target: SecretTarget, name: string): Promise<SecretSummary> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
-    return ctx.live.summary(ctx.namespace, name, ctx.gate);
+    // Every action's permission goes with the read's, in one request to the permission backend.
+    ctx.askEarly(SECRET_ACTIONS);
+    const live = await ctx.live.loadGated(
+      ctx.namespace,
+      name,
+      ['read'],
+      ctx.gate,
+    );
+    return {
+      ...ctx.live.toSummary(live),
+      policy: await ctx.policyAnswers(ctx.resourceOf(live)),
+    };
   }
 
   /** An update: the previous state goes into history first (VersionedSecrets). */
@@ -152,6 +177,10 @@ export class SecretsService {
           version: written.result.version,
           resourceVersion: written.result.resourceVersion,
           ...ctx.changeOf(out.secret),
+          audience: {
+            rules: ctx.live.accessRules(out.secret),
+            admins: this.deps.config.admins,
+          },
         });
         return written;
       },
@@ -232,6 +261,10 @@ export class SecretsService {
           event: 'delete',
           ...report.result,
           ...ctx.changeOf(deleted),
+          audience: {
+            rules: ctx.live.accessRules(deleted),
+            admins: this.deps.config.admins,
+          },
         });
       }
       return {

@@ -9,6 +9,7 @@ import {
   StorageRewriteRunState,
   StorageRewriteRunStatus,
   kryptonStorageRewritePermission,
+  isAdmin,
   validateNamespace,
 } from '@krypton/plugin-krypton-common';
 import {
@@ -85,6 +86,7 @@ interface LocalRun {
   progress: StorageRewriteProgress;
   dirty: boolean;
   cancel: boolean;
+  cancelledBy?: string;
   /** This replica shuts down, or another marked the run interrupted. */
   halt: boolean;
   /** Settles once the engine has stopped and the ticker with it. */
@@ -288,13 +290,18 @@ export class StorageService {
                     ...(out.stopped ? { stopped: out.stopped } : {}),
                   }
                 : {}),
+              // The cancel has an event of its own under the canceller's name; this one says
+              // whose it was, so the requester's record does not read as their own failure.
+              ...(end.cancelledBy ? { cancelledBy: end.cancelledBy } : {}),
             },
             outcome:
               end.state === 'succeeded'
                 ? undefined
                 : new Error(
                     end.state === 'cancelled'
-                      ? 'The storage rewrite was cancelled.'
+                      ? `The storage rewrite was cancelled${
+                          end.cancelledBy ? ` by ${end.cancelledBy}` : ''
+                        }.`
                       : end.error ??
                         'The storage rewrite did not cover every object.',
                   ),
@@ -326,6 +333,7 @@ export class StorageService {
     state: Exclude<StorageRewriteRunState, 'running'>;
     result?: StorageRewriteResult;
     error?: string;
+    cancelledBy?: string;
   }> {
     const { logger, storageRewrites, storageRewriteRuns: runs } = this.deps;
     let engineStopped = () => {};
@@ -353,6 +361,7 @@ export class StorageService {
           answer = await runs.poll(run.id);
         }
         if (answer.cancelRequested) local.cancel = true;
+        if (answer.cancelledBy) local.cancelledBy = answer.cancelledBy;
         if (!answer.running) local.halt = true;
       } catch (err) {
         logger.warn(
@@ -404,6 +413,8 @@ export class StorageService {
         },
       });
       end = { result, state: endState(result, local.halt) };
+      if (end.state === 'cancelled' && local.cancelledBy)
+        end.cancelledBy = local.cancelledBy;
     } catch (err) {
       logger.warn(
         `Storage rewrite run ${run.id} stopped on an unexpected error: ${
@@ -493,23 +504,56 @@ export class StorageService {
 
   /**
    * Asks a running run to stop: its owner, on whichever replica, sees the flag within a second
-   * and stops before its next page. 409 once the run has ended.
+   * and stops before its next page. 409 once the run has ended. A run of one namespace may be
+   * cancelled by any operator who may list that namespace, as they may start one there; a run
+   * of every namespace holds the lock against every other run, and answers for namespaces that
+   * no single operator may list, so only its requester or a Krypton admin may cancel it. The
+   * cancel is audited on its own, under the canceller's name, and the run keeps who it was.
    */
   async cancel(
     input: CallerInput,
     rawId: string,
   ): Promise<StorageRewriteRunStatus> {
-    readRunId(rawId);
-    const ctx = await this.operator(input);
-    const run = await this.visibleById(ctx, rawId);
-    if (
-      !(await this.deps.storageRewriteRuns.requestCancel(
-        ctx.cluster.name,
-        run.id,
-      ))
-    )
-      throw new KryptonError('conflict', STORAGE_REWRITE_RUN_MESSAGES.ended);
-    return this.visibleById(ctx, rawId);
+    const id = readRunId(rawId);
+    return this.deps.audited(
+      input,
+      AUDIT_EVENTS.storageRewriteCancel,
+      { runId: id },
+      async () => {
+        const ctx = await this.operator(input);
+        const run = await this.visibleById(ctx, id);
+        if (
+          run.scope === '*' &&
+          run.requestedBy !== ctx.actor &&
+          !isAdmin(ctx.principal, this.deps.config.admins)
+        )
+          throw new KryptonError(
+            'forbidden',
+            STORAGE_REWRITE_RUN_MESSAGES.cancelForbidden,
+          );
+        if (
+          !(await this.deps.storageRewriteRuns.requestCancel(
+            ctx.cluster.name,
+            run.id,
+            ctx.actor,
+          ))
+        )
+          throw new KryptonError(
+            'conflict',
+            STORAGE_REWRITE_RUN_MESSAGES.ended,
+          );
+        const shown = await this.visibleById(ctx, id);
+        return {
+          result: shown,
+          meta: {
+            cluster: ctx.cluster.name,
+            scope: run.scope,
+            requestedBy: run.requestedBy,
+            ...(shown.cancelledBy ? { cancelledBy: shown.cancelledBy } : {}),
+          },
+        };
+      },
+    );
   }
 
   /**

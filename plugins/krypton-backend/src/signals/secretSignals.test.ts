@@ -10,6 +10,11 @@ const update: SecretChange = {
   secret: { cluster: 'prod', namespace: 'payments', name: 'db', labels: {} },
   uid: 'uid-db',
   actor: 'user:default/root',
+  // No rules: Kubernetes RBAC alone says who may read it.
+  audience: {
+    rules: { owners: [], editors: [], viewers: [] },
+    admins: ['group:default/krypton-admins'],
+  },
 };
 
 function setup(publish: SignalsService['publish']) {
@@ -25,7 +30,7 @@ function setup(publish: SignalsService['publish']) {
 const settle = () => new Promise(resolve => setTimeout(resolve, 20));
 
 describe('createSecretSignaller', () => {
-  it('broadcasts on the uid channel, without the actor', () => {
+  it('broadcasts on the uid channel of a Secret without rules, without the actor', () => {
     const { signaller, publish } = setup(async () => undefined);
     signaller.notify(update);
     expect(publish).toHaveBeenCalledWith({
@@ -42,6 +47,45 @@ describe('createSecretSignaller', () => {
     });
   });
 
+  it('sends the change of a Secret with rules only to the users it admits', () => {
+    const { signaller, publish } = setup(async () => undefined);
+    signaller.notify({
+      ...update,
+      audience: {
+        rules: {
+          owners: ['user:default/root'],
+          editors: ['Group:team-a'],
+          viewers: ['user:default/root'],
+        },
+        admins: ['group:default/krypton-admins'],
+      },
+    });
+    expect(publish).toHaveBeenCalledTimes(1);
+    expect(publish.mock.calls[0][0]).toMatchObject({
+      recipients: {
+        type: 'user',
+        entityRef: [
+          'user:default/root',
+          'group:default/team-a',
+          'group:default/krypton-admins',
+        ],
+      },
+      channel: 'krypton:secret:uid-db',
+    });
+  });
+
+  it('sends nothing when rules admit no one and there are no admins', () => {
+    const { signaller, publish } = setup(async () => undefined);
+    signaller.notify({
+      ...update,
+      audience: {
+        rules: { owners: ['not a ref:'], editors: [], viewers: [] },
+        admins: [],
+      },
+    });
+    expect(publish).not.toHaveBeenCalled();
+  });
+
   it('sends nothing for a restart, or for a Secret without a uid', () => {
     const { signaller, publish } = setup(async () => undefined);
     signaller.notify({
@@ -52,6 +96,7 @@ describe('createSecretSignaller', () => {
       secret: update.secret,
       uid: 'uid-db',
       actor: update.actor,
+      audience: update.audience,
     });
     signaller.notify({ ...update, uid: '' });
     expect(publish).not.toHaveBeenCalled();

@@ -295,6 +295,7 @@ describe('LiveSecrets', () => {
       access: { owners: [], editors: [], viewers: [] },
       labels: { 'krypton.io/managed-by': 'krypton' },
       annotations: { 'krypton.io/version': '4' },
+      withheldAnnotations: 0,
       ownerReferences: [],
       keyCount: 2,
     });

@@ -31,6 +31,7 @@ import {
   readInventory,
 } from './inventory';
 import {
+  AnnotationAudience,
   LAST_APPLIED_ANNOTATION,
   lastChange,
   shownAnnotations,
@@ -242,28 +243,36 @@ export class LiveSecrets {
   }
 
   toSummary(secret: NativeSecret): SecretSummary {
-    return this.summarize(secret, splitData(secret.data).binaryData);
+    return this.summarize(secret, splitData(secret.data).binaryData, 'summary');
   }
 
+  /** The answer with the values: only for a caller who may reveal them. */
   toDto(secret: NativeSecret): SecretDto {
     const split = splitData(secret.data);
-    return { ...this.summarize(secret, split.binaryData), ...split };
+    return { ...this.summarize(secret, split.binaryData, 'values'), ...split };
   }
 
   private summarize(
     secret: NativeSecret,
     binaryData: Record<string, string>,
+    audience: AnnotationAudience,
   ): SecretSummary {
     return {
-      ...this.metadataView(secret),
+      ...this.metadataView(secret, audience),
       immutable: secret.immutable === true,
       keys: Object.keys(secret.data ?? {}).sort(),
       binaryKeys: Object.keys(binaryData).sort(),
     };
   }
 
-  /** What a Secret's metadata and type say, for summaries and list items alike. */
-  private metadataView(secret: NativeSecret): SecretMetadataView {
+  /**
+   * What a Secret's metadata and type say, for summaries and list items alike. The audience picks
+   * the annotations: a reader who may not reveal the values gets fewer (isShownAnnotation).
+   */
+  private metadataView(
+    secret: NativeSecret,
+    audience: AnnotationAudience,
+  ): SecretMetadataView {
     const counter = parseVersionCounter(
       secret.metadata.annotations?.[this.keys.version],
     );
@@ -287,7 +296,13 @@ export class LiveSecrets {
       view.deletionTimestamp = secret.metadata.deletionTimestamp;
     }
     view.labels = shownLabels(secret.metadata.labels);
-    view.annotations = shownAnnotations(secret.metadata.annotations);
+    const annotations = shownAnnotations(
+      secret.metadata.annotations,
+      this.options.annotationPrefix,
+      audience,
+    );
+    view.annotations = annotations.annotations;
+    view.withheldAnnotations = annotations.withheld;
     view.ownerReferences = shownOwnerReferences(secret.metadata);
     const changed = lastChange(secret.metadata);
     if (changed) view.lastChange = changed;
@@ -484,7 +499,7 @@ export class LiveSecrets {
             (secret.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
           )
             continue;
-          out.push({ ...this.metadataView(secret), keyCount });
+          out.push({ ...this.metadataView(secret, 'summary'), keyCount });
         }
       }
     } catch (err) {

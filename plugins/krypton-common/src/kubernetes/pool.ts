@@ -1,22 +1,3 @@
-/**
- * Runs `run` over the items with at most `limit` calls in flight, keeping the results in order.
- * Callers catch their own failures: one item never stops the others.
- */
-export async function inPool<T, R>(
-  items: T[],
-  limit: number,
-  run: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await run(items[i]);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, worker),
-  );
-  return results;
-}
+// The engine entry has always exported inPool from here; the helper itself is isomorphic and
+// lives with the root entry, which the frontend may import.
+export { inPool } from '../pool';

@@ -56,6 +56,8 @@ export const STORAGE_REWRITE_RUN_MESSAGES = {
     'A storage rewrite run id is a UUID such as 6f1c2b1e-6d59-4a53-9d39-2f0c2f2d9a10.',
   ended:
     'This storage rewrite run has already ended, so it cannot be cancelled.',
+  cancelForbidden:
+    'Only the operator who started a storage rewrite of every namespace, or a Krypton admin (krypton.admins), may cancel it.',
   interrupted:
     'The backend replica that ran this storage rewrite stopped before the run ended (it shut down, or sent no heartbeat for 60 seconds). Run it again: objects already rewritten answer as current at once.',
   unexpected:

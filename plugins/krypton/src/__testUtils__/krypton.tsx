@@ -9,6 +9,8 @@ import {
 } from '@backstage/test-utils';
 import {
   KryptonConfigDto,
+  SECRET_ACTIONS,
+  SecretAction,
   SecretDto,
   SecretListItem,
   SecretSummary,
@@ -24,6 +26,18 @@ export const client = new KryptonClient({
   discoveryApi: { getBaseUrl: async () => baseUrl },
   fetchApi: { fetch: (input, init) => fetch(input, init) },
 });
+
+/**
+ * The permission policy's answers as the summary route carries them: every action allowed but
+ * those named.
+ */
+export function policy(
+  ...denied: SecretAction[]
+): Record<SecretAction, boolean> {
+  return Object.fromEntries(
+    SECRET_ACTIONS.map(action => [action, !denied.includes(action)]),
+  ) as Record<SecretAction, boolean>;
+}
 
 export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {
   return {
@@ -44,6 +58,7 @@ export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {
     },
     keys: ['password', 'username'],
     binaryKeys: [],
+    policy: policy(),
     ...overrides,
   };
 }
@@ -59,6 +74,7 @@ export function listItem(
     keys,
     binaryKeys: _binaryKeys,
     immutable: _immutable,
+    policy: _policy,
     ...view
   } = summary();
   return { ...view, keyCount: keys.length, ...overrides };

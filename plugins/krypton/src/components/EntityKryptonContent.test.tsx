@@ -11,6 +11,7 @@ import {
   baseUrl,
   kryptonConfig,
   listItem,
+  policy,
   summary,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
@@ -168,7 +169,7 @@ describe('EntityKryptonContent', () => {
     server.use(
       serveSummary('frozen', { immutable: true }),
       serveSummary('token', { type: 'kubernetes.io/service-account-token' }),
-      serveSummary('guarded', {}),
+      serveSummary('guarded', { policy: policy('restore') }),
       serveSummary('open', {}),
     );
     const entity: Entity = {
@@ -182,14 +183,7 @@ describe('EntityKryptonContent', () => {
       },
     };
     await renderInTestApp(
-      <KryptonApis
-        authorize={(permission, resourceRef) =>
-          !(
-            permission === 'krypton.secret.restore' &&
-            resourceRef === 'local/demo/guarded'
-          )
-        }
-      >
+      <KryptonApis>
         <EntityProvider entity={entity}>
           <EntityKryptonContent />
         </EntityProvider>

@@ -12,6 +12,7 @@ import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import {
   KUBERNETES_NAMESPACE_ANNOTATION,
+  MAX_LINKED_SECRET_ENTRIES,
   entitySecretLinks,
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
@@ -22,7 +23,12 @@ import { usePrincipal } from './access/usePrincipal';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
 import { RollBackAction } from './RollBackAction';
 import { SecretTable } from './list/SecretTable';
-import { SelectorResult, loadLinkedSecrets } from './list/loadLinkedSecrets';
+import {
+  SelectorResult,
+  loadLinkedSecrets,
+  notLoadedRow,
+} from './list/loadLinkedSecrets';
+import { SecretRow } from './list/secretRows';
 import { SecretHref, useSecretHref } from './secretLink';
 
 function SelectorNote({ result }: { result: SelectorResult }) {
@@ -78,8 +84,27 @@ export const EntityKryptonContent = () => {
   const { config } = useKryptonConfig();
 
   const names = kryptonLinkAnnotations(prefix);
+  const loaded = state.value?.rows;
+  // First, so that the table's paging never hides it behind the rows that were loaded.
+  const rows: SecretRow[] = useMemo(
+    () =>
+      links.notLoaded === undefined
+        ? loaded ?? []
+        : [
+            notLoadedRow(
+              names.secrets,
+              t('page.entity.notLoaded', {
+                count: links.notLoaded,
+                max: MAX_LINKED_SECRET_ENTRIES,
+              }),
+            ),
+            ...(loaded ?? []),
+          ],
+    [loaded, links.notLoaded, names.secrets, t],
+  );
   if (
     links.refs.length === 0 &&
+    links.notLoaded === undefined &&
     !links.selector &&
     links.selectorProblem === undefined
   ) {
@@ -113,7 +138,7 @@ export const EntityKryptonContent = () => {
       {state.value?.selector && <SelectorNote result={state.value.selector} />}
       <SecretTable
         title={t('page.entity.tableTitle')}
-        rows={state.value?.rows ?? []}
+        rows={rows}
         href={entityHref}
         showCluster={showCluster}
         isLoading={state.loading}

@@ -10,6 +10,7 @@ import {
   baseUrl,
   kryptonConfig,
   listItem,
+  policy,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
 import { KryptonPage } from './KryptonPage';
@@ -17,11 +18,7 @@ import { KryptonPage } from './KryptonPage';
 // A file of its own: usePermission caches decisions per permission for a whole test module.
 const server = setupServer();
 
-const DENIED = [
-  'krypton.secret.create',
-  'krypton.secret.update',
-  'krypton.storage.rewrite',
-];
+const DENIED = ['krypton.secret.create', 'krypton.storage.rewrite'];
 
 describe('KryptonPage without create, update and storage rewrite permissions', () => {
   registerMswTestHooks(server);
@@ -37,7 +34,13 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
         HttpResponse.json({
           items:
             new URL(request.url).searchParams.get('adoptable') === 'true'
-              ? [listItem({ name: 'legacy', managed: false })]
+              ? [
+                  listItem({
+                    name: 'legacy',
+                    managed: false,
+                    policy: policy('update', 'manageAccess'),
+                  }),
+                ]
               : [listItem()],
         }),
       ),

@@ -12,6 +12,7 @@ import {
   kryptonConfig,
   secretDto,
   listItem,
+  policy,
   summary,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
@@ -68,6 +69,7 @@ function serveList(
               managed: false,
               description: undefined,
               access: { owners: [], editors: [], viewers: [] },
+              policy: policy(),
             }),
           ],
         });

@@ -1,13 +1,10 @@
 import { Link } from '@backstage/core-components';
-import { usePermission } from '@backstage/plugin-permission-react';
 import {
   KryptonConfigDto,
   Principal,
   SecretAction,
   SecretListItem,
   SecretSummary,
-  kryptonSecretRestorePermission,
-  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
@@ -37,36 +34,30 @@ export function RollBackAction(props: RollBackActionProps) {
   const { summary, principal, config } = props;
   const t = useKryptonT();
   const reasonId = useId();
-  const restore = usePermission({
-    permission: kryptonSecretRestorePermission,
-    resourceRef: secretResourceRef(
-      summary.cluster,
-      summary.namespace,
-      summary.name,
-    ),
-  });
-  // Only restore is judged here; the other actions' answers do not change its decision.
+  // Only restore is judged here; the other actions' answers do not change its decision. A
+  // summary carries the policy's answer; a list's item does not, and links to the History tab,
+  // which has it.
+  const restoreAllowed = summary.policy?.restore ?? true;
   const permitted = Object.fromEntries(
-    SECRET_ACTIONS.map(a => [a, a === 'restore' ? restore.allowed : true]),
+    SECRET_ACTIONS.map(a => [a, a === 'restore' ? restoreAllowed : true]),
   ) as Record<SecretAction, boolean>;
-  const decisions =
-    principal && !restore.loading
-      ? limitByType(
-          decideActions(
-            {
-              rules: summary.access,
-              principal,
-              identityMode: config?.identityMode,
-              restartEnabled: config?.restartEnabled,
-              // The list route serves a Secret only after its read rules passed on the server.
-              served: true,
-              permitted,
-            },
-            t,
-          ),
-          summary.type,
-        )
-      : undefined;
+  const decisions = principal
+    ? limitByType(
+        decideActions(
+          {
+            rules: summary.access,
+            principal,
+            identityMode: config?.identityMode,
+            restartEnabled: config?.restartEnabled,
+            // The list route serves a Secret only after its read rules passed on the server.
+            served: true,
+            permitted,
+          },
+          t,
+        ),
+        summary.type,
+      )
+    : undefined;
   const label = t('page.rollBack.label', { name: summary.name });
   if (!decisions) {
     return (

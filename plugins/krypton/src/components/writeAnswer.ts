@@ -7,11 +7,12 @@ import {
 } from '@krypton/plugin-krypton-common';
 
 /**
- * Every field of SecretSummary. Keyed by the interface, so the compiler flags a field added to or
- * removed from it: summaryOf copies by this list rather than by omitting known value fields, so a
- * value field that some answer carries can never slip through.
+ * Every field of SecretSummary but the policy's answers, which only the summary route gives (see
+ * useSecretSummary). Keyed by the interface, so the compiler flags a field added to or removed
+ * from it: summaryOf copies by this list rather than by omitting known value fields, so a value
+ * field that some answer carries can never slip through.
  */
-const SUMMARY_FIELDS: Record<keyof SecretSummary, true> = {
+const SUMMARY_FIELDS: Record<Exclude<keyof SecretSummary, 'policy'>, true> = {
   cluster: true,
   namespace: true,
   name: true,
@@ -29,6 +30,7 @@ const SUMMARY_FIELDS: Record<keyof SecretSummary, true> = {
   deletionTimestamp: true,
   labels: true,
   annotations: true,
+  withheldAnnotations: true,
   ownerReferences: true,
   lastChange: true,
 };

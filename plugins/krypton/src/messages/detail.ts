@@ -47,6 +47,10 @@ export const detailMessages = {
     krypton: 'Krypton',
     labels: 'Labels',
     annotations: 'Annotations',
+    withheldAnnotations_one:
+      '{{count}} annotation is not shown, because it may hold or reveal values.',
+    withheldAnnotations_other:
+      '{{count}} annotations are not shown, because they may hold or reveal values.',
     deleting:
       'Kubernetes is deleting this Secret (deletion is pending), so it cannot be restored.',
     unmanaged:

@@ -28,6 +28,8 @@ export const operatorMessages = {
     cancelling: 'Cancelling…',
     cancellingNote:
       'Cancel requested: the run stops before its next page of objects.',
+    cancellingNoteBy:
+      'Cancel requested by {{by}}: the run stops before its next page of objects.',
     pollFailed:
       'Could not read the progress ({{message}}). Trying again in {{seconds}} s; the run itself goes on.',
     pollStopped: 'Could not read the progress ({{message}}).',
@@ -44,6 +46,8 @@ export const operatorMessages = {
     failedNoMessage: 'The run failed before it produced a result.',
     cancelled:
       'Cancelled on request before it covered its scope. Objects rewritten until then stay rewritten; start a new run to cover the rest.',
+    cancelledBy:
+      'Cancelled by {{by}} before it covered its scope. Objects rewritten until then stay rewritten; start a new run to cover the rest.',
     interrupted:
       'Interrupted: the backend replica that ran it stopped before the run ended. Start it again: objects already rewritten count as current at once, so the new run catches up quickly.',
   },

@@ -18,5 +18,9 @@ export const pageMessages = {
     matched_one: '{{count}} Secret matches {{where}}.',
     matched_other: '{{count}} Secrets match {{where}}.',
     tableTitle: 'Linked Secrets',
+    notLoaded_one:
+      '{{count}} more entry was not loaded: Krypton reads at most {{max}} entries of this annotation.',
+    notLoaded_other:
+      '{{count}} more entries were not loaded: Krypton reads at most {{max}} entries of this annotation.',
   },
 } as const;

@@ -3,6 +3,7 @@ import {
   AccessRules,
   IdentityMode,
   Principal,
+  SECRET_ACTIONS,
   SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretAction,
   evaluateAccess,
@@ -11,16 +12,7 @@ import {
 } from '@krypton/plugin-krypton-common';
 import { KryptonT } from '../../translation';
 
-/** Every action on one Secret, in the order the Access tab lists them. */
-export const SECRET_ACTIONS: readonly SecretAction[] = [
-  'read',
-  'reveal',
-  'update',
-  'restore',
-  'restart',
-  'delete',
-  'manageAccess',
-];
+export { SECRET_ACTIONS };
 
 /** An action's name for people, as the Access tab lists it. */
 export const actionLabel = (t: KryptonT, action: SecretAction): string =>

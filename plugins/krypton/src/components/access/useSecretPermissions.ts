@@ -1,13 +1,8 @@
-import { usePermission } from '@backstage/plugin-permission-react';
 import { useMemo } from 'react';
 import {
+  SECRET_ACTIONS,
   SecretAction,
-  kryptonSecretDeletePermission,
-  kryptonSecretReadPermission,
-  kryptonSecretRestartPermission,
-  kryptonSecretRestorePermission,
-  kryptonSecretRevealPermission,
-  kryptonSecretUpdatePermission,
+  SecretPolicyAnswers,
 } from '@krypton/plugin-krypton-common';
 
 export interface SecretPermissions {
@@ -15,57 +10,21 @@ export interface SecretPermissions {
   permitted: Record<SecretAction, boolean>;
 }
 
+const DENIED = Object.fromEntries(
+  SECRET_ACTIONS.map(action => [action, false]),
+) as Record<SecretAction, boolean>;
+
 /**
- * The permission policy's answers for one Secret, the same permissions the backend checks per
- * action (manageAccess is an update there too). Undefined resourceRef: everything is denied.
+ * The permission policy's answers for one Secret, as the summary route gave them: the backend
+ * judged the policy's conditions on the Secret it read as the user. The permission backend is not
+ * asked with the Secret's ref, since it would have to read the Secret with Krypton's identity to
+ * judge them, and answers every named Secret as denied. Without answers (still loading, or an
+ * answer from before they existed) everything is denied.
  */
 export function useSecretPermissions(
-  resourceRef: string | undefined,
+  policy: SecretPolicyAnswers | undefined,
+  loading: boolean,
 ): SecretPermissions {
-  const read = usePermission({
-    permission: kryptonSecretReadPermission,
-    resourceRef,
-  });
-  const reveal = usePermission({
-    permission: kryptonSecretRevealPermission,
-    resourceRef,
-  });
-  const update = usePermission({
-    permission: kryptonSecretUpdatePermission,
-    resourceRef,
-  });
-  const restore = usePermission({
-    permission: kryptonSecretRestorePermission,
-    resourceRef,
-  });
-  const restart = usePermission({
-    permission: kryptonSecretRestartPermission,
-    resourceRef,
-  });
-  const remove = usePermission({
-    permission: kryptonSecretDeletePermission,
-    resourceRef,
-  });
-  const all = [read, reveal, update, restore, restart, remove];
-  // One object per combination of answers, so that consumers can memoize on it.
-  const permitted = useMemo(
-    () => ({
-      read: read.allowed,
-      reveal: reveal.allowed,
-      update: update.allowed,
-      restore: restore.allowed,
-      restart: restart.allowed,
-      delete: remove.allowed,
-      manageAccess: update.allowed,
-    }),
-    [
-      read.allowed,
-      reveal.allowed,
-      update.allowed,
-      restore.allowed,
-      restart.allowed,
-      remove.allowed,
-    ],
-  );
-  return { loading: all.some(p => p.loading), permitted };
+  const permitted = useMemo(() => policy ?? DENIED, [policy]);
+  return { loading, permitted };
 }

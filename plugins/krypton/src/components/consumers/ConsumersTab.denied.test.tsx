@@ -6,8 +6,8 @@ import {
   renderConsumers,
   serveConsumers,
 } from './__testUtils__/consumers';
+import { policy, summary } from '../../__testUtils__/krypton';
 
-// A file of its own: usePermission caches decisions per permission for a whole test module.
 const server = setupServer();
 
 describe('ConsumersTab without the restart permission', () => {
@@ -17,7 +17,7 @@ describe('ConsumersTab without the restart permission', () => {
     const calls = serveConsumers(server, {});
     await renderConsumers({
       entities: catalogEntities,
-      authorize: permission => permission !== 'krypton.secret.restart',
+      summary: summary({ policy: policy('restart') }),
     });
     const reason = await screen.findByText(
       'You cannot restart the consumers: The Backstage permission policy does not grant krypton.secret.restart.',

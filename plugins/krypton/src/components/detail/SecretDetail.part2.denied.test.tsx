@@ -14,6 +14,7 @@ import {
   KryptonApis,
   baseUrl,
   kryptonConfig,
+  policy,
 } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
 import {
@@ -24,7 +25,6 @@ import {
 } from '../history/__testUtils__/history';
 import { KryptonPage } from '../KryptonPage';
 
-// A file of its own: usePermission caches decisions per permission for a whole test module.
 const server = setupServer();
 const prefix = `${baseUrl}/namespaces/demo/secrets/db`;
 const live = { ...LIVE, resourceVersion: '4711' };
@@ -39,7 +39,9 @@ describe('SecretDetail restore notice when the permission policy refuses restart
       http.get(`${baseUrl}/config`, () =>
         HttpResponse.json(kryptonConfig({ restartEnabled: true })),
       ),
-      http.get(`${prefix}/summary`, () => HttpResponse.json(toSummary(live))),
+      http.get(`${prefix}/summary`, () =>
+        HttpResponse.json({ ...toSummary(live), policy: policy('restart') }),
+      ),
       http.get(prefix, () => HttpResponse.json(live)),
       http.get(`${prefix}/versions`, () =>
         HttpResponse.json({ items: [versionSummary(2), versionSummary(1)] }),
@@ -65,9 +67,7 @@ describe('SecretDetail restore notice when the permission policy refuses restart
     );
     const user = userEvent.setup();
     await renderInTestApp(
-      <KryptonApis
-        authorize={permission => permission !== 'krypton.secret.restart'}
-      >
+      <KryptonApis>
         <TestApiProvider apis={[[catalogApiRef, catalogApiMock()]]}>
           <Routes>
             <Route path="/krypton/*" element={<KryptonPage />} />

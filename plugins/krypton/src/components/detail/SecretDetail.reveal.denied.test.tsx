@@ -7,12 +7,12 @@ import {
   KryptonApis,
   baseUrl,
   kryptonConfig,
+  policy,
   secretDto,
 } from '../../__testUtils__/krypton';
 import { SecretDetail } from './SecretDetail';
 import { pageValues } from '../../__testUtils__/pageValues';
 
-// A file of its own: usePermission caches decisions per permission for a whole test module.
 const server = setupServer();
 const secretUrl = `${baseUrl}/namespaces/demo/secrets/db`;
 const SECRET_VALUE = 'hunter2-very-secret';
@@ -25,7 +25,9 @@ describe('SecretDetail for an owner the permission policy denies reveal', () => 
     const calls = { values: 0, puts: [] as unknown[] };
     server.use(
       http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
-      http.get(`${secretUrl}/summary`, () => HttpResponse.json(meta)),
+      http.get(`${secretUrl}/summary`, () =>
+        HttpResponse.json({ ...meta, policy: policy('reveal') }),
+      ),
       http.get(secretUrl, () => {
         calls.values += 1;
         return HttpResponse.json({ error: 'not expected' }, { status: 403 });
@@ -44,9 +46,7 @@ describe('SecretDetail for an owner the permission policy denies reveal', () => 
     );
     const user = userEvent.setup();
     await renderInTestApp(
-      <KryptonApis
-        authorize={permission => permission !== 'krypton.secret.reveal'}
-      >
+      <KryptonApis>
         <SecretDetail location={{ namespace: 'demo', name: 'db' }} />
       </KryptonApis>,
     );

@@ -7,7 +7,6 @@ import {
   DeleteResult,
   SecretSummary,
   SecretWriteAnswer,
-  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -117,11 +116,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const config = useKryptonConfig();
   const identity = usePrincipal();
   const metadata = live.summary;
-  const permissions = useSecretPermissions(
-    metadata
-      ? secretResourceRef(metadata.cluster, location.namespace, location.name)
-      : undefined,
-  );
+  const permissions = useSecretPermissions(metadata?.policy, !metadata);
   const [ownTab, setOwnTab] = useState<SecretTabId>(DEFAULT_SECRET_TAB);
   const routed = props.tabs;
   const tab = routed?.current ?? ownTab;

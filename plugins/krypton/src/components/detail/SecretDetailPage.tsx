@@ -16,6 +16,7 @@ import { rootRouteRef } from '../../routes';
 import { KryptonT, useKryptonT } from '../../translation';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { DEFAULT_SECRET_TAB, SecretTabId, isSecretTabId } from '../secretLink';
+import { trimTrailingSlashes } from '../trimTrailingSlashes';
 import { DeletedState } from './deletedState';
 import { SecretDetail } from './SecretDetail';
 
@@ -68,7 +69,7 @@ export const SecretDetailPage = () => {
   const cluster = search.get('cluster') || undefined;
   const entityRef = search.get('entity') || undefined;
   const problem = addressProblem(namespace, name, t);
-  const trimmed = pathname.replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes(pathname);
   const detailPath =
     segment === undefined
       ? trimmed

@@ -139,6 +139,38 @@ describe('SecretFacts', () => {
     expect(screen.queryByRole('region', { name: 'Labels' })).toBeNull();
   });
 
+  it('says how many annotations the server left out', async () => {
+    await renderFacts(described({ withheldAnnotations: 2 }));
+    const annotations = section('Annotations');
+    expect(
+      within(annotations)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual(['example.com/ticket']);
+    expect(annotations).toHaveTextContent(
+      '2 annotations are not shown, because they may hold or reveal values.',
+    );
+  });
+
+  it('keeps the annotations section for a count alone, in the singular', async () => {
+    await renderFacts(
+      described({
+        annotations: { 'krypton.io/version': '3' },
+        withheldAnnotations: 1,
+      }),
+    );
+    const annotations = section('Annotations');
+    expect(within(annotations).queryAllByRole('term')).toEqual([]);
+    expect(annotations).toHaveTextContent(
+      '1 annotation is not shown, because it may hold or reveal values.',
+    );
+  });
+
+  it('says nothing of withheld annotations when none were', async () => {
+    await renderFacts(described({ withheldAnnotations: 0 }));
+    expect(screen.queryByText(/not shown/)).toBeNull();
+  });
+
   it('leaves out what a summary does not carry', async () => {
     await renderFacts(summary());
     expect(screen.getByText('Cluster')).toBeInTheDocument();

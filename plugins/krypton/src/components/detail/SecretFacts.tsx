@@ -158,6 +158,9 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
   const t = useKryptonT();
   const prefix = useKryptonAnnotationPrefix();
   const grouped = groupMetadata(secret, prefix);
+  // The server leaves out annotations that may hold values (all but a known few for readers who
+  // may not reveal them); saying how many keeps the list from reading as complete.
+  const withheld = secret.withheldAnnotations ?? 0;
   const owners = secret.ownerReferences ?? [];
   return (
     <InfoCard title={secret.name} subheader={secret.description}>
@@ -231,15 +234,22 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
           </Box>
         </FactGroup>
       )}
-      {grouped.annotations.length > 0 && (
+      {(grouped.annotations.length > 0 || withheld > 0) && (
         <FactGroup title={t('detail.facts.annotations')}>
-          <Box component="dl" m={0}>
-            {grouped.annotations.map(entry => (
-              <Entry key={entry.key} name={entry.key}>
-                {entry.value}
-              </Entry>
-            ))}
-          </Box>
+          {grouped.annotations.length > 0 && (
+            <Box component="dl" m={0}>
+              {grouped.annotations.map(entry => (
+                <Entry key={entry.key} name={entry.key}>
+                  {entry.value}
+                </Entry>
+              ))}
+            </Box>
+          )}
+          {withheld > 0 && (
+            <Typography variant="caption" color="textSecondary" component="p">
+              {t('detail.facts.withheldAnnotations', { count: withheld })}
+            </Typography>
+          )}
         </FactGroup>
       )}
       {secret.deletionTimestamp && (

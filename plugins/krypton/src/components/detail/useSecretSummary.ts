@@ -40,9 +40,16 @@ export function useSecretSummary(location: SecretLocation): SecretSummaryState {
     refresh().catch(() => undefined);
   }, [refresh]);
 
+  // Write answers and value reads carry no policy answers: the last summary's stand until the
+  // next summary, as the buttons' guide (the backend judges every action again).
   const replace = useCallback((summary: SecretSummary) => {
     latest.current += 1;
-    setState({ summary });
+    setState(s => ({
+      summary:
+        summary.policy || !s.summary?.policy
+          ? summary
+          : { ...summary, policy: s.summary.policy },
+    }));
   }, []);
 
   return { ...state, refresh, replace };

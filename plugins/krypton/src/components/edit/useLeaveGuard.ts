@@ -15,6 +15,7 @@ import {
   useLocation,
 } from 'react-router-dom';
 import { isSecretTabId } from '../secretLink';
+import { trimTrailingSlashes } from '../trimTrailingSlashes';
 
 type Move = Navigator['push'];
 
@@ -96,7 +97,7 @@ function placeOf(to: To, here: Place): Place {
  * after `secret` is a tab, so a Secret named like a tab stays itself.
  */
 export function secretPageOf(place: Place): string {
-  const segments = place.pathname.replace(/\/+$/, '').split('/');
+  const segments = trimTrailingSlashes(place.pathname).split('/');
   const last = segments.length - 1;
   if (segments[last - 3] === 'secret' && isSecretTabId(segments[last])) {
     segments.pop();

@@ -1,6 +1,8 @@
 import {
   EntitySecretLinks,
+  SecretRef,
   SecretSelector,
+  inPool,
 } from '@krypton/plugin-krypton-common';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
 import { SecretRow, problemRow, summaryRow } from './secretRows';
@@ -8,6 +10,13 @@ import { SecretRow, problemRow, summaryRow } from './secretRows';
 /** The server's message of a ResponseError (Krypton's fixed text), or a failure's own message. */
 export const errorMessage = (e: unknown): string =>
   e instanceof Error ? e.message : String(e);
+
+/**
+ * How many requests per named link (summaries, the card's histories) an entity view has in flight
+ * at once: even at the link cap, the viewer's browser and the backend behind it get a steady
+ * trickle rather than a burst.
+ */
+export const REQUESTS_IN_FLIGHT = 4;
 
 export interface SelectorResult {
   selector: SecretSelector;
@@ -33,7 +42,16 @@ async function namedRow(
   }
 }
 
-async function selectedRows(
+/** One row per named Secret, in the annotation's order, through a small pool of requests. */
+export function namedRows(
+  api: KryptonApi,
+  refs: readonly SecretRef[],
+): Promise<SecretRow[]> {
+  return inPool(refs, REQUESTS_IN_FLIGHT, ref => namedRow(api, ref));
+}
+
+/** The selector's Secrets as rows, from one list request; a failure is the result's error. */
+export async function selectedRows(
   api: KryptonApi,
   selector: SecretSelector,
 ): Promise<{ rows: SecretRow[]; result: SelectorResult }> {
@@ -57,6 +75,18 @@ async function selectedRows(
   }
 }
 
+/** The rows in order, each Secret once (a Secret both named and selected is one row). */
+export function uniqueRows(rows: readonly SecretRow[]): SecretRow[] {
+  const seen = new Set<string>();
+  const unique: SecretRow[] = [];
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    unique.push(row);
+  }
+  return unique;
+}
+
 /**
  * Resolves an entity's links: one summary per named Secret (a failure becomes a row with the
  * server's reason) and one list for the selector. A Secret both named and selected is listed once.
@@ -66,15 +96,29 @@ export async function loadLinkedSecrets(
   links: EntitySecretLinks,
 ): Promise<LinkedSecretRows> {
   const [named, selected] = await Promise.all([
-    Promise.all(links.refs.map(ref => namedRow(api, ref))),
+    namedRows(api, links.refs),
     links.selector ? selectedRows(api, links.selector) : undefined,
   ]);
-  const seen = new Set<string>();
-  const rows: SecretRow[] = [];
-  for (const row of [...named, ...(selected?.rows ?? [])]) {
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    rows.push(row);
-  }
-  return { rows, selector: selected?.result };
+  return {
+    rows: uniqueRows([...named, ...(selected?.rows ?? [])]),
+    selector: selected?.result,
+  };
+}
+
+/**
+ * The row that stands for the entries of the secrets annotation after the cap: never a Secret,
+ * so its id has no "/" and cannot collide with one, and it has no location to link to.
+ */
+export function notLoadedRow(name: string, problem: string): SecretRow {
+  return {
+    id: 'not-loaded',
+    location: { namespace: '', name: '' },
+    cluster: '',
+    namespace: '',
+    name,
+    pending: '',
+    owners: '',
+    lastChange: '',
+    problem,
+  };
 }

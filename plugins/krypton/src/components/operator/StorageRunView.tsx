@@ -66,7 +66,9 @@ const RunProgress = (props: {
         </Typography>
         {run.cancelRequested && (
           <Typography variant="body2">
-            {t('operator.progress.cancellingNote')}
+            {run.cancelledBy
+              ? t('operator.progress.cancellingNoteBy', { by: run.cancelledBy })
+              : t('operator.progress.cancellingNote')}
           </Typography>
         )}
       </Box>
@@ -133,7 +135,13 @@ const RunEnd = ({ run }: { run: StorageRewriteRunStatus }) => {
         <Alert severity="error">{t('operator.ended.failedNoMessage')}</Alert>
       );
     case 'cancelled':
-      return <Alert severity="info">{t('operator.ended.cancelled')}</Alert>;
+      return (
+        <Alert severity="info">
+          {run.cancelledBy
+            ? t('operator.ended.cancelledBy', { by: run.cancelledBy })
+            : t('operator.ended.cancelled')}
+        </Alert>
+      );
     case 'interrupted':
       return (
         <Alert severity="warning">{t('operator.ended.interrupted')}</Alert>

@@ -193,6 +193,7 @@ export const EntityKryptonOverviewCard = () => {
 
   const nothingLinked =
     links.refs.length === 0 &&
+    links.notLoaded === undefined &&
     !links.selector &&
     links.selectorProblem === undefined;
   const selector = state.value?.selector;

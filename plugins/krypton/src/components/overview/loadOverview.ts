@@ -1,9 +1,12 @@
-import { EntitySecretLinks } from '@krypton/plugin-krypton-common';
+import { EntitySecretLinks, inPool } from '@krypton/plugin-krypton-common';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
 import {
+  REQUESTS_IN_FLIGHT,
   SelectorResult,
   errorMessage,
-  loadLinkedSecrets,
+  namedRows,
+  selectedRows,
+  uniqueRows,
 } from '../list/loadLinkedSecrets';
 import { SecretRow } from '../list/secretRows';
 
@@ -55,27 +58,47 @@ async function lastChangeOf(
   }
 }
 
+/** A link as the annotation wrote it; only the loaded rows know the default cluster's name. */
+const locationKey = ({ cluster, namespace, name }: SecretLocation) =>
+  `${cluster ?? ''}/${namespace}/${name}`;
+
 /**
- * The entity's linked Secrets as the entity tab resolves them, the first OVERVIEW_LIMIT with
- * their last change. Failures stay per row, so one unreadable Secret never hides the others.
+ * The entity's linked Secrets in the entity tab's order, the first OVERVIEW_LIMIT with their last
+ * change. Only the named Secrets the card shows are requested: the others are counted from the
+ * annotation. Failures stay per row, so one unreadable Secret never hides the others.
  */
 export async function loadOverview(
   api: KryptonApi,
   links: EntitySecretLinks,
 ): Promise<Overview> {
-  const linked = await loadLinkedSecrets(api, links);
-  const shown = linked.rows.slice(0, OVERVIEW_LIMIT);
-  const rows = await Promise.all(
-    shown.map(
-      async (row): Promise<OverviewRow> =>
-        row.problem
-          ? { row }
-          : { row, lastChange: await lastChangeOf(api, row.location) },
+  const named = links.refs.slice(0, OVERVIEW_LIMIT);
+  const [requested, selected] = await Promise.all([
+    namedRows(api, named),
+    links.selector ? selectedRows(api, links.selector) : undefined,
+  ]);
+  // A selected Secret that an unrequested entry names is counted once, with that entry. Matched by
+  // how the entry wrote it, a Secret named with its cluster and selected without it (or the other
+  // way round) is counted twice: "more" is a hint, and knowing better would cost the requests
+  // this card exists to avoid.
+  const unrequested = new Set(links.refs.slice(named.length).map(locationKey));
+  const candidates = uniqueRows([
+    ...requested,
+    ...(selected?.rows ?? []).filter(
+      row => !unrequested.has(locationKey(row.location)),
     ),
+  ]);
+  const shown = candidates.slice(0, OVERVIEW_LIMIT);
+  const rows = await inPool(
+    shown,
+    REQUESTS_IN_FLIGHT,
+    async (row): Promise<OverviewRow> =>
+      row.problem
+        ? { row }
+        : { row, lastChange: await lastChangeOf(api, row.location) },
   );
   return {
     rows,
-    more: linked.rows.length - shown.length,
-    selector: linked.selector,
+    more: unrequested.size + candidates.length - shown.length,
+    selector: selected?.result,
   };
 }

@@ -14,6 +14,7 @@ import {
   KryptonApis,
   baseUrl,
   listItem,
+  policy,
   summary,
 } from '../../__testUtils__/krypton';
 import { AdoptDialog } from './AdoptDialog';
@@ -48,6 +49,7 @@ function serveAdopt() {
             managed: false,
             description: undefined,
             access: { owners: [], editors: [], viewers: [] },
+            policy: policy(),
           }),
         ],
       }),

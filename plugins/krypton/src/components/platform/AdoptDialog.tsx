@@ -1,13 +1,10 @@
 import { Progress, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { usePermission } from '@backstage/plugin-permission-react';
 import {
   IdentityMode,
   SecretAction,
   SecretListItem,
   SecretSummary,
-  kryptonSecretUpdatePermission,
-  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -56,16 +53,12 @@ function useAdoptDecision(
 ): ActionDecision | undefined {
   const { principal } = usePrincipal();
   const t = useKryptonT();
-  const permission = usePermission({
-    permission: kryptonSecretUpdatePermission,
-    resourceRef: secret
-      ? secretResourceRef(secret.cluster, secret.namespace, secret.name)
-      : undefined,
-  });
   return useMemo(() => {
-    if (!secret || !principal || permission.loading) return undefined;
+    if (!secret || !principal) return undefined;
+    // The adoptable list carries the policy's answers, judged on each Secret by the backend.
+    const allowed = secret.policy?.update ?? false;
     const permitted = Object.fromEntries(
-      SECRET_ACTIONS.map(a => [a, permission.allowed]),
+      SECRET_ACTIONS.map(a => [a, allowed]),
     ) as Record<SecretAction, boolean>;
     const decisions = decideActions(
       {
@@ -80,14 +73,7 @@ function useAdoptDecision(
     );
     if (!decisions.update.allowed) return decisions.update;
     return decisions.manageAccess;
-  }, [
-    secret,
-    principal,
-    permission.loading,
-    permission.allowed,
-    identityMode,
-    t,
-  ]);
+  }, [secret, principal, identityMode, t]);
 }
 
 /** Picks an unmanaged Secret of the namespace and takes it into Krypton's management. */

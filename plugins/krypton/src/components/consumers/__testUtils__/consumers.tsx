@@ -13,13 +13,11 @@ import {
   RestartResult,
   SecretSummary,
   messages,
-  secretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import { http, HttpResponse } from 'msw';
 import { SetupServer } from 'msw/node';
 import { useMemo } from 'react';
 import {
-  ApiOptions,
   KryptonApis,
   baseUrl,
   kryptonConfig,
@@ -243,9 +241,7 @@ function WithDecisions(props: {
   const t = useKryptonT();
   const config = useKryptonConfig();
   const identity = usePrincipal();
-  const permissions = useSecretPermissions(
-    secretResourceRef(props.secret.cluster, 'demo', 'db'),
-  );
+  const permissions = useSecretPermissions(props.secret.policy, false);
   const decisions = useMemo(() => {
     if (!identity.principal || config.loading || permissions.loading) {
       return undefined;
@@ -287,7 +283,6 @@ export interface RenderOptions {
   entityRef?: string;
   /** The live Secret; `null` renders the tab as if it could not be read. */
   summary?: SecretSummary | null;
-  authorize?: ApiOptions['authorize'];
 }
 
 /** The tab in a test app, with the catalog of the options and decisions from /config. */
@@ -296,7 +291,7 @@ export function renderConsumers(options: RenderOptions = {}) {
     options.catalog ?? catalogApiMock({ entities: options.entities ?? [] });
   const secret = options.summary ?? summaryFixture();
   return renderInTestApp(
-    <KryptonApis authorize={options.authorize}>
+    <KryptonApis>
       <TestApiProvider apis={[[catalogApiRef, catalog]]}>
         <WithDecisions
           secret={secret}

@@ -13,6 +13,7 @@ import {
   baseUrl,
   client,
   kryptonConfig,
+  policy,
   secretDto,
 } from '../../../__testUtils__/krypton';
 import { ActionDecisions, SECRET_ACTIONS } from '../../access/decide';
@@ -82,9 +83,10 @@ export const LIVE = secretDto(
   },
 );
 
+/** The summary route's answer for a Secret: its metadata, and the policy allowing everything. */
 export function toSummary(dto: SecretDto): SecretSummary {
   const { data: _data, binaryData: _binary, ...meta } = dto;
-  return meta;
+  return { policy: policy(), ...meta };
 }
 
 export function allowAll(
