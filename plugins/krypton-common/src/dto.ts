@@ -83,6 +83,14 @@ export interface SecretSummary extends SecretMetadataView {
    * question about a named Secret, since it could only read it with Krypton's identity.
    */
   policy?: SecretPolicyAnswers;
+  /**
+   * The decoded size in bytes of each key's value, text and binary alike (keys such as
+   * `__proto__` are ordinary keys here too); only in the answer of the summary route, and only
+   * to a caller who may reveal this Secret's values (the policy, the access rules and the type
+   * allow it). A length is derived from the value (a 4-digit PIN has 4 bytes), so readers who may
+   * not reveal never get one; for those who may, it sizes the masked values without a value read.
+   */
+  keySizes?: Record<string, number>;
 }
 
 /**

@@ -120,6 +120,9 @@ export const messages = {
     'Krypton does not create or adopt Secrets in this namespace on this deployment (serviceAccount mode allows only the namespaces its operator listed).',
   typeNotAllowed:
     'Krypton does not create or adopt Secrets of this type on this deployment (serviceAccount mode allows only the types its operator listed).',
+  // The bound is MAX_REQUESTED_KEYS (validation.ts).
+  invalidKeyList:
+    'Query parameter "keys" must be a comma-separated list of at most 1,000 different Secret keys.',
 } as const;
 
 /**

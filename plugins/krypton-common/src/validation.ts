@@ -8,7 +8,7 @@ import {
 } from './dto';
 import { decodeUtf8, emptyMap, isBase64, isWellFormedText } from './encoding';
 import { tryNormalizeEntityRef } from './entityRefs';
-import { KryptonError } from './errors';
+import { KryptonError, messages } from './errors';
 import { formatLabelSelector, parseLabelSelector } from './labelSelector';
 import { SNAPSHOT_NAME_PREFIX } from './limits';
 
@@ -16,6 +16,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN =
   /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/;
+const MAX_DATA_KEY_LENGTH = 253;
 const SECRET_TYPE = /^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$/;
 const MAX_DESCRIPTION = 2048;
 const MAX_REFS = 100;
@@ -46,18 +47,65 @@ export function isSnapshotName(name: string): boolean {
   return name.startsWith(SNAPSHOT_NAME_PREFIX);
 }
 
+/** The rule for a Secret's keys, as Kubernetes judges them (IsConfigMapKey). */
+function isDataKey(key: string): boolean {
+  return (
+    key.length > 0 &&
+    // Checked before the pattern, so that a hostile key costs no scan beyond its length.
+    key.length <= MAX_DATA_KEY_LENGTH &&
+    DATA_KEY.test(key) &&
+    key !== '.' &&
+    // Kubernetes refuses ".." and every key that starts with it.
+    !key.startsWith('..')
+  );
+}
+
 export function validateDataKey(key: string): void {
-  if (
-    key.length === 0 ||
-    key.length > 253 ||
-    !DATA_KEY.test(key) ||
-    key === '.' ||
-    // Kubernetes refuses ".." and every key that starts with it (IsConfigMapKey).
-    key.startsWith('..')
-  ) {
+  if (!isDataKey(key)) {
     throw invalid(
       'Invalid key: use at most 253 letters, digits, "-", "_" and "."; "." is not allowed, nor a key that starts with "..".',
     );
+  }
+}
+
+/**
+ * The most keys one `?keys=` may name. A Secret holds at most 1 MiB, so a reader who needs more
+ * values than this needs the whole Secret, which the request without `keys` gives; the bound keeps
+ * what a hostile query costs, in time and in audit meta, to a fixed multiple of its length.
+ */
+export const MAX_REQUESTED_KEYS = 1000;
+
+/** The longest valid list: MAX_REQUESTED_KEYS keys of the longest length, with commas between. */
+const MAX_KEY_LIST_LENGTH = MAX_REQUESTED_KEYS * (MAX_DATA_KEY_LENGTH + 1) - 1;
+
+/**
+ * The keys of a `?keys=` query: comma-separated valid Secret keys, at least one, each at most once
+ * and at most MAX_REQUESTED_KEYS of them, returned in the order given. Anything else (an empty
+ * list, an empty entry, a trailing comma, an invalid key, a repeated key, too many) is a 400 with
+ * one fixed message. A repeated key is refused rather than merged, as a repeated query parameter
+ * is: the list that is audited is then the list that was sent. The scan is linear in the input
+ * and stops at the first fault; input longer than any valid list is refused before it is read.
+ */
+export function parseSecretKeyList(raw: string): string[] {
+  if (raw.length === 0 || raw.length > MAX_KEY_LIST_LENGTH) {
+    throw invalid(messages.invalidKeyList);
+  }
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (let start = 0; ; ) {
+    const comma = raw.indexOf(',', start);
+    const key = raw.slice(start, comma < 0 ? raw.length : comma);
+    if (
+      keys.length === MAX_REQUESTED_KEYS ||
+      !isDataKey(key) ||
+      seen.has(key)
+    ) {
+      throw invalid(messages.invalidKeyList);
+    }
+    seen.add(key);
+    keys.push(key);
+    if (comma < 0) return keys;
+    start = comma + 1;
   }
 }
 
@@ -275,11 +323,22 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   }
 }
 
-/** How one query parameter is read. */
-export type QueryParameterType = 'resourceVersion' | 'boolean' | 'text';
+/**
+ * How one query parameter is read. `keyList` is a list of Secret keys (parseSecretKeyList), whose
+ * fixed refusal names the one parameter of that type, `keys`.
+ */
+export type QueryParameterType =
+  | 'resourceVersion'
+  | 'boolean'
+  | 'text'
+  | 'keyList';
 export type QuerySchema = Record<string, QueryParameterType>;
 export type ParsedQuery<S extends QuerySchema> = {
-  [K in keyof S]?: S[K] extends 'boolean' ? boolean : string;
+  [K in keyof S]?: S[K] extends 'boolean'
+    ? boolean
+    : S[K] extends 'keyList'
+    ? string[]
+    : string;
 };
 
 /**
@@ -290,7 +349,7 @@ export function parseQuery<S extends QuerySchema>(
   query: Record<string, unknown>,
   schema: S,
 ): ParsedQuery<S> {
-  const out: Record<string, string | boolean> = {};
+  const out: Record<string, string | boolean | string[]> = {};
   for (const name of Object.keys(query)) {
     const label = name.slice(0, 64);
     if (!Object.prototype.hasOwnProperty.call(schema, name)) {
@@ -316,6 +375,8 @@ export function parseQuery<S extends QuerySchema>(
         throw invalid(`Query parameter "${label}" must be true or false.`);
       }
       out[name] = value === 'true';
+    } else if (schema[name] === 'keyList') {
+      out[name] = parseSecretKeyList(value);
     } else {
       out[name] = readResourceVersionValue(value, `Query parameter "${label}"`);
     }

@@ -8,6 +8,8 @@ const LIST_QUERY = {
   labelSelector: 'text',
   adoptable: 'boolean',
 } as const satisfies QuerySchema;
+// `keys` names the values wanted, so that a view that shows one value reads (and audits) one.
+const GET_QUERY = { keys: 'keyList' } as const satisfies QuerySchema;
 const DELETE_QUERY = {
   resourceVersion: 'resourceVersion',
   keepHistory: 'boolean',
@@ -31,15 +33,21 @@ export function secretsRoutes(router: Router, secrets: SecretsService) {
 
   router.get(
     '/namespaces/:namespace/secrets/:name',
-    withQuery(NO_QUERY, async (req, res) => {
-      res.json(await secrets.get(targetOf(req), req.params.name));
+    withQuery(GET_QUERY, async (req, res, query) => {
+      res.json(await secrets.get(targetOf(req), req.params.name, query));
     }),
   );
 
   router.get(
     '/namespaces/:namespace/secrets/:name/summary',
     withQuery(NO_QUERY, async (req, res) => {
-      res.json(await secrets.summary(targetOf(req), req.params.name));
+      // Only this route carries the sizes: the portal's masked values. The summary action's
+      // contract is key names alone.
+      res.json(
+        await secrets.summary(targetOf(req), req.params.name, {
+          keySizes: true,
+        }),
+      );
     }),
   );
 

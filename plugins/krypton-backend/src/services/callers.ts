@@ -138,6 +138,12 @@ export interface SecretRequestContext extends ClusterRequestContext {
   /** Whether the Secret's access rules let the user see it in a list. */
   mayList(secret: NativeSecret): boolean;
   /**
+   * Whether the user may have this Secret's values, or anything derived from them, given the
+   * policy's answer on revealing them: the gates of a value read (LiveSecrets.get), the policy,
+   * the access rules, then the type (a service-account token's values never).
+   */
+  mayReveal(secret: NativeSecret, policyAllowsReveal: boolean): boolean;
+  /**
    * Starts the reveal check of a write's answer beside the write; the returned function shapes
    * the written Secret: with its values only for a user who may reveal them. The write's own
    * permissions go to the policy in the same request, so that a write costs one round trip to
@@ -253,6 +259,10 @@ export function createContextResolver(deps: ContextDeps) {
         accessPolicy,
       ) === 'deny';
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
+    const mayReveal = (secret: NativeSecret, policyAllowsReveal: boolean) =>
+      policyAllowsReveal &&
+      !VALUE_ACTIONS.some(action => aclDenies(secret, action)) &&
+      valuesShown(secret);
     // Each permission is asked once per request, and what is asked together goes in one request
     // to the permission backend, which costs a token, an HTTP round trip and the policy each time.
     const decisions = new Map<string, Promise<PolicyDecision>>();
@@ -331,6 +341,7 @@ export function createContextResolver(deps: ContextDeps) {
         ) as SecretPolicyAnswers;
       },
       mayList: secret => !aclDenies(secret, 'read'),
+      mayReveal,
       answerFor: writePermissions => {
         ask([...writePermissions, ...permissionsFor(VALUE_ACTIONS)]);
         // Fails closed: a permission backend that errs after the write withholds the values
@@ -338,11 +349,8 @@ export function createContextResolver(deps: ContextDeps) {
         const permitted = policyOn(permissionsFor(VALUE_ACTIONS)).catch(
           (): ResourceDecision => () => false,
         );
-        // The same gates as a value read (LiveSecrets.get): the policy, the rules, then the type.
         return async secret =>
-          (await permitted)(resourceOf(secret)) &&
-          !VALUE_ACTIONS.some(action => aclDenies(secret, action)) &&
-          valuesShown(secret)
+          mayReveal(secret, (await permitted)(resourceOf(secret)))
             ? live.toDto(secret)
             : { ...live.toSummary(secret), valuesOmitted: true };
       },

@@ -6,6 +6,8 @@ import {
   SECRET_ACTIONS,
   SecretSummary,
   SecretWriteAnswer,
+  base64DecodedLength,
+  emptyMap,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
   parseAdoptRequest,
@@ -27,6 +29,19 @@ import { versionedWriteResult } from './versionedWrite';
 export interface ListOptions {
   labelSelector?: string;
   adoptable?: boolean;
+}
+
+export interface GetOptions {
+  /**
+   * Only these keys' values, as parseSecretKeyList reads them from `?keys=`; the keys that the
+   * Secret does not hold are left out. Every value when absent.
+   */
+  keys?: readonly string[];
+}
+
+export interface SummaryOptions {
+  /** Adds each value's size for a caller who may reveal the values (the summary route's answer). */
+  keySizes?: boolean;
 }
 
 export interface DeleteOptions {
@@ -109,23 +124,34 @@ export class SecretsService {
     );
   }
 
-  /** The live Secret with its values: a value read, audited. */
-  async get(target: SecretTarget, name: string): Promise<SecretDto> {
+  /**
+   * The live Secret with its values, or with the values of the named keys only: a value read,
+   * audited, with the names of the keys asked for. The gates are the same either way, so naming
+   * keys never reaches values that the whole read would not.
+   */
+  async get(
+    target: SecretTarget,
+    name: string,
+    options: GetOptions = {},
+  ): Promise<SecretDto> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     ctx.askEarly(VALUE_ACTIONS);
-    return this.deps.audited(
-      ctx,
-      AUDIT_EVENTS.read,
-      ctx.auditMeta(name),
-      async () => {
-        const s = await ctx.live.get(ctx.namespace, name, ctx.gate);
-        return {
-          result: ctx.live.toDto(s),
-          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
-        };
-      },
-    );
+    const { keys } = options;
+    // The names asked for, found or not, so that the audit says which values a person wanted;
+    // names, never values.
+    const meta =
+      keys === undefined
+        ? ctx.auditMeta(name)
+        : { ...ctx.auditMeta(name), keys: keys.join(',') };
+    return this.deps.audited(ctx, AUDIT_EVENTS.read, meta, async () => {
+      const s = await ctx.live.get(ctx.namespace, name, ctx.gate);
+      const dto = ctx.live.toDto(s);
+      return {
+        result: keys === undefined ? dto : withValuesOf(dto, keys),
+        meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+      };
+    });
   }
 
   /**
@@ -133,7 +159,11 @@ export class SecretsService {
    * take their answers from here rather than from the permission backend, which would have to
    * read a Secret of the caller's choosing with Krypton's identity to judge its conditions.
    */
-  async summary(target: SecretTarget, name: string): Promise<SecretSummary> {
+  async summary(
+    target: SecretTarget,
+    name: string,
+    options: SummaryOptions = {},
+  ): Promise<SecretSummary> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
     // Every action's permission goes with the read's, in one request to the permission backend.
@@ -144,10 +174,13 @@ export class SecretsService {
       ['read'],
       ctx.gate,
     );
-    return {
-      ...ctx.live.toSummary(live),
-      policy: await ctx.policyAnswers(ctx.resourceOf(live)),
-    };
+    const policy = await ctx.policyAnswers(ctx.resourceOf(live));
+    const summary: SecretSummary = { ...ctx.live.toSummary(live), policy };
+    // Sizes come from the object this read already holds: no value read, so none is audited.
+    if (options.keySizes && ctx.mayReveal(live, policy.reveal)) {
+      summary.keySizes = keySizesOf(live);
+    }
+    return summary;
   }
 
   /** An update: the previous state goes into history first (VersionedSecrets). */
@@ -279,4 +312,28 @@ export class SecretsService {
       };
     });
   }
+}
+
+/** The answer of a read that names keys: their values only; `keys` and `binaryKeys` stay whole. */
+function withValuesOf(dto: SecretDto, keys: readonly string[]): SecretDto {
+  const data = emptyMap<string>();
+  const binaryData = emptyMap<string>();
+  for (const key of keys) {
+    if (Object.prototype.hasOwnProperty.call(dto.data, key)) {
+      data[key] = dto.data[key];
+    } else if (Object.prototype.hasOwnProperty.call(dto.binaryData, key)) {
+      binaryData[key] = dto.binaryData[key];
+    }
+  }
+  return { ...dto, data, binaryData };
+}
+
+/** Each value's decoded size, from the native base64, which Kubernetes always stores canonical. */
+function keySizesOf(secret: NativeSecret): Record<string, number> {
+  const sizes = emptyMap<number>();
+  const data = secret.data ?? {};
+  for (const key of Object.keys(data)) {
+    sizes[key] = base64DecodedLength(data[key]);
+  }
+  return sizes;
 }

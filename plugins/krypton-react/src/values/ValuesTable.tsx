@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { ValueEntry } from './entries';
 import { formatBytes } from './entries';
 import { useValuesHost } from './host';
@@ -8,20 +8,45 @@ import { ValuePreview } from './ValuePreview';
 
 const COLUMNS = 5;
 
-const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
+const ValueRow = ({
+  entry,
+  now,
+  load,
+}: {
+  entry: ValueEntry;
+  now?: Date;
+  load?: (key: string) => Promise<string | undefined>;
+}) => {
   const { t, classes, Text, ActionButton, table } = useValuesHost();
   const { Row, Cell } = table;
   const keyId = useId();
   const panelId = useId();
-  const { revealed, panel, copyStatus, toggleReveal, togglePanel, copy } =
-    useValueRow(entry);
-  const { value, kind } = entry;
+  const { value, kind, key } = entry;
+  const fetchValue = useMemo(
+    () => (load ? () => load(key) : undefined),
+    [load, key],
+  );
+  const {
+    revealed,
+    panel,
+    copyStatus,
+    loading,
+    loadFailed,
+    toggleReveal,
+    togglePanel,
+    copy,
+  } = useValueRow(entry, fetchValue);
   const isText = kind === 'text';
+  // A value the entry does not carry is there to be fetched when the host can load it.
+  const available =
+    kind !== 'missing' && (value !== undefined || load !== undefined);
 
   let shown;
-  if (value === undefined) {
+  if (!available) {
     shown = <Text kind="body">{t('values.row.notAvailable')}</Text>;
-  } else if (revealed) {
+  } else if (revealed && value === undefined && loading) {
+    shown = <Text kind="body">{t('values.row.loading')}</Text>;
+  } else if (revealed && value !== undefined) {
     shown = (
       <code
         className={classes.cellValue}
@@ -57,7 +82,7 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
         <Cell>{kind === 'missing' ? NONE : formatBytes(entry.bytes, t)}</Cell>
         <Cell>{shown}</Cell>
         <Cell>
-          {value !== undefined && (
+          {available && (
             <div className={classes.actions}>
               <ActionButton
                 action={revealed ? 'hide' : 'reveal'}
@@ -94,6 +119,9 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
               <Text kind="status">
                 {copyStatus === 'copied' && t('values.row.copied')}
                 {copyStatus === 'failed' && t('values.row.copyFailed')}
+                {copyStatus !== 'failed' &&
+                  loadFailed &&
+                  t('values.row.loadFailed')}
               </Text>
             </div>
           )}
@@ -119,6 +147,12 @@ const ValueRow = ({ entry, now }: { entry: ValueEntry; now?: Date }) => {
 
 export interface ValuesTableProps {
   entries: ValueEntry[];
+  /**
+   * Fetches the value of a key whose entry does not carry one yet, when the user asks for it
+   * (Reveal, Expand value, Raw, Copy); resolves undefined when it could not be read. Without it,
+   * such a key has no value to show.
+   */
+  load?: (key: string) => Promise<string | undefined>;
   /** The table's accessible name. */
   label: string;
   /** The time certificates are checked against; injectable for tests. */
@@ -130,7 +164,12 @@ export interface ValuesTableProps {
  * preview), Raw and Copy. Read-only by design, which is what binary values require: they are
  * viewed and copied as base64.
  */
-export const ValuesTable = ({ entries, label, now }: ValuesTableProps) => {
+export const ValuesTable = ({
+  entries,
+  label,
+  now,
+  load,
+}: ValuesTableProps) => {
   const { t, Text, table } = useValuesHost();
   const { Table, Head, Body, Row, Cell } = table;
   if (entries.length === 0) {
@@ -149,7 +188,7 @@ export const ValuesTable = ({ entries, label, now }: ValuesTableProps) => {
       </Head>
       <Body>
         {entries.map(entry => (
-          <ValueRow key={entry.key} entry={entry} now={now} />
+          <ValueRow key={entry.key} entry={entry} now={now} load={load} />
         ))}
       </Body>
     </Table>

@@ -62,6 +62,52 @@ export function valueEntries(
   });
 }
 
+/** What a Secret's metadata tells of its values without them: the keys, which are binary, sizes. */
+export interface KeyFacts {
+  keys: readonly string[];
+  binaryKeys: readonly string[];
+  /** Decoded bytes per key, where the host knows them. */
+  sizes?: Readonly<Record<string, number>>;
+}
+
+/**
+ * One entry per key of a Secret whose values are fetched only when asked for (ValuesTable's
+ * `load`): kind and size come from its metadata, a value only once it was fetched (`loaded`).
+ */
+export function keyEntries(
+  facts: KeyFacts,
+  loaded: {
+    data: Record<string, string>;
+    binaryData: Record<string, string>;
+  },
+): ValueEntry[] {
+  const binary = new Set(facts.binaryKeys);
+  const sizes = facts.sizes;
+  return [...new Set(facts.keys)].sort(byCodeUnits).map((key): ValueEntry => {
+    const size =
+      sizes && Object.prototype.hasOwnProperty.call(sizes, key)
+        ? sizes[key]
+        : undefined;
+    if (binary.has(key)) {
+      const value = hasOwn(loaded.binaryData, key)
+        ? loaded.binaryData[key]
+        : undefined;
+      const bytes =
+        value !== undefined && isBase64(value)
+          ? base64DecodedLength(value)
+          : size;
+      return { key, kind: 'binary', value, bytes };
+    }
+    const value = hasOwn(loaded.data, key) ? loaded.data[key] : undefined;
+    return {
+      key,
+      kind: 'text',
+      value,
+      bytes: value !== undefined ? utf8Length(value) : size,
+    };
+  });
+}
+
 /** "1 byte", "1,234 bytes", grouped as the user's language groups digits. */
 export function formatBytes(bytes: number | undefined, t: ValuesT): string {
   if (bytes === undefined) return t('values.size.unknown');

@@ -10,8 +10,8 @@ export type {
   ValuesClasses,
   ValuesHost,
 } from './host';
-export { valueEntries } from './entries';
-export type { ValueEntry, ValueKind } from './entries';
+export { keyEntries, valueEntries } from './entries';
+export type { KeyFacts, ValueEntry, ValueKind } from './entries';
 export type { PreviewFormat, PreviewMode } from './formats';
 export type { ExpiryStatus } from './pem';
 export { previewMessages, valuesMessages } from './messages';

@@ -35,6 +35,8 @@ export const valuesMessages = {
     copy: 'Copy',
     copied: 'Copied',
     copyFailed: 'Could not copy',
+    loading: 'Loading…',
+    loadFailed: 'Could not load the value',
     rawLabel: 'Raw value of {{key}}',
   },
   preview: {

@@ -51,6 +51,10 @@ export interface ValueRowState {
   revealed: boolean;
   panel: ValuePanel;
   copyStatus: CopyStatus;
+  /** The value is being fetched for a Reveal, Expand, Raw or Copy. */
+  loading: boolean;
+  /** The last fetch did not bring the value. */
+  loadFailed: boolean;
   toggleReveal: () => void;
   togglePanel: (panel: Exclude<ValuePanel, undefined>) => void;
   copy: () => Promise<void>;
@@ -59,12 +63,18 @@ export interface ValueRowState {
 /**
  * The masking rules of one value's row, for every host: masked until revealed; Expand and Raw are
  * reveals too, so Hide masks everything of the key; a different value under the same key starts
- * masked again.
+ * masked again. With `load`, a value that the entry does not carry yet is fetched by the first
+ * Reveal, Expand, Raw or Copy, and only then: a value is read when a person asks for it.
  */
-export function useValueRow(entry: ValueEntry): ValueRowState {
+export function useValueRow(
+  entry: ValueEntry,
+  load?: () => Promise<string | undefined>,
+): ValueRowState {
   const [revealed, setRevealed] = useState(false);
   const [panel, setPanel] = useState<ValuePanel>(undefined);
   const [copyStatus, setCopyStatus] = useState<CopyStatus>('idle');
+  const [loading, setLoading] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
 
   useEffect(() => {
     if (copyStatus === 'idle') return undefined;
@@ -76,37 +86,77 @@ export function useValueRow(entry: ValueEntry): ValueRowState {
   // A reveal applies to what the user chose to see, not to the key: another history version or
   // an external edit masks it again, while an unchanged value on a refresh keeps its state.
   // Adjusting state during render is React's pattern for this.
+  // A value arriving for a key that had none yet is the one the user asked for, and keeps the
+  // reveal that asked for it.
   const [seen, setSeen] = useState({ kind, value });
-  if (seen.kind !== kind || seen.value !== value) {
+  if (
+    seen.kind !== kind ||
+    (seen.value !== value && seen.value !== undefined)
+  ) {
     setSeen({ kind, value });
     setRevealed(false);
     setPanel(undefined);
     setCopyStatus('idle');
+  } else if (seen.value !== value) {
+    setSeen({ kind, value });
   }
+
+  /** The value, fetched first where the entry does not carry it; undefined when it failed. */
+  const fetched = async (): Promise<string | undefined> => {
+    if (value !== undefined || !load) return value;
+    setLoading(true);
+    setLoadFailed(false);
+    let out: string | undefined;
+    try {
+      out = await load();
+    } catch {
+      out = undefined;
+    }
+    setLoading(false);
+    if (out === undefined) setLoadFailed(true);
+    return out;
+  };
+  /** Shows what the user asked for, and masks it again when its value could not be fetched. */
+  const show = (next: ValuePanel) => {
+    setRevealed(true);
+    setPanel(next);
+    if (value !== undefined) return;
+    fetched().then(out => {
+      if (out === undefined) {
+        setRevealed(false);
+        setPanel(undefined);
+      }
+    });
+  };
 
   return {
     revealed,
     panel,
     copyStatus,
+    loading,
+    loadFailed,
     toggleReveal: () => {
       if (revealed) {
         setRevealed(false);
         setPanel(undefined);
       } else {
-        setRevealed(true);
+        show(panel);
       }
     },
     togglePanel: next => {
       if (panel === next) {
         setPanel(undefined);
       } else {
-        setPanel(next);
-        setRevealed(true);
+        show(next);
       }
     },
     copy: async () => {
-      if (value === undefined) return;
-      setCopyStatus((await copyToClipboard(value)) ? 'copied' : 'failed');
+      const text = await fetched();
+      if (text === undefined) {
+        if (load) setCopyStatus('failed');
+        return;
+      }
+      setCopyStatus((await copyToClipboard(text)) ? 'copied' : 'failed');
     },
   };
 }

@@ -58,6 +58,8 @@ export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {
     },
     keys: ['password', 'username'],
     binaryKeys: [],
+    // Of secretDto's default values.
+    keySizes: { password: 19, username: 3 },
     policy: policy(),
     ...overrides,
   };

@@ -62,7 +62,14 @@ export interface KryptonApi {
   ): Promise<SecretList>;
   /** One Secret's metadata, for readers: no values, so no reveal permission needed. */
   getSecretSummary(location: SecretLocation): Promise<SecretSummary>;
-  getSecret(location: SecretLocation): Promise<SecretDto>;
+  /**
+   * The Secret with its values: a value read, audited. With `keys`, `data` and `binaryData` hold
+   * only those keys (the audit names them): the portal fetches a value when a person asks for it.
+   */
+  getSecret(
+    location: SecretLocation,
+    options?: { keys?: readonly string[] },
+  ): Promise<SecretDto>;
   /**
    * Answers the created Secret with its values only when the caller may reveal them, otherwise
    * its metadata with `valuesOmitted` (see `hasValues`).

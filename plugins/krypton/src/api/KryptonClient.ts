@@ -122,8 +122,14 @@ export class KryptonClient implements KryptonApi {
     return this.json(`${secretPath(location)}/summary`);
   }
 
-  getSecret(location: SecretLocation): Promise<SecretDto> {
-    return this.json(secretPath(location));
+  getSecret(
+    location: SecretLocation,
+    options: { keys?: readonly string[] } = {},
+  ): Promise<SecretDto> {
+    const suffix = options.keys
+      ? `?${new URLSearchParams({ keys: options.keys.join(',') })}`
+      : '';
+    return this.json(`${secretPath(location)}${suffix}`);
   }
 
   createSecret(

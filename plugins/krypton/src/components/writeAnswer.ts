@@ -7,12 +7,15 @@ import {
 } from '@krypton/plugin-krypton-common';
 
 /**
- * Every field of SecretSummary but the policy's answers, which only the summary route gives (see
- * useSecretSummary). Keyed by the interface, so the compiler flags a field added to or removed
- * from it: summaryOf copies by this list rather than by omitting known value fields, so a value
- * field that some answer carries can never slip through.
+ * Every field of SecretSummary but the policy's answers and the sizes, which only the summary
+ * route gives (see useSecretSummary). Keyed by the interface, so the compiler flags a field added
+ * to or removed from it: summaryOf copies by this list rather than by omitting known value
+ * fields, so a value field that some answer carries can never slip through.
  */
-const SUMMARY_FIELDS: Record<Exclude<keyof SecretSummary, 'policy'>, true> = {
+const SUMMARY_FIELDS: Record<
+  Exclude<keyof SecretSummary, 'policy' | 'keySizes'>,
+  true
+> = {
   cluster: true,
   namespace: true,
   name: true,

@@ -69,6 +69,7 @@ export const detailMessages = {
       'The change was saved: the Secret is now at version {{version}}, revision {{revision}}. Its values are not shown, because you may not reveal them now. Reload values to try loading them.',
     reload: 'Reload values',
     edit: 'Edit',
+    editLoading: 'Loading the values…',
     cannotEdit: 'You cannot edit this Secret: {{reason}}',
     noKeys: 'The Secret has no keys.',
     keysLabel: 'Keys',

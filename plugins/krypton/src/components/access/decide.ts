@@ -170,6 +170,8 @@ export function limitByType(
   const refused = { allowed: false, reason: messages.serviceAccountToken };
   return {
     ...decisions,
+    // The backend never answers these values, so the page never asks for them.
+    reveal: { allowed: false, reason: messages.serviceAccountTokenValues },
     update: refused,
     manageAccess: refused,
     restore: refused,

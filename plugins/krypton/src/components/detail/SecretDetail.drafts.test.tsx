@@ -167,9 +167,10 @@ describe('SecretDetail keeps a draft until the user lets it go', () => {
     );
     const user = userEvent.setup();
     await renderSecretPage();
+    // Its values are never answered, so the Values tab shows its keys and says why; no Edit.
     expect(
       await screen.findByText(
-        `You cannot edit this Secret: ${messages.serviceAccountToken}`,
+        `You may see this Secret's metadata, but not its values. ${messages.serviceAccountTokenValues}`,
       ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();

@@ -98,7 +98,14 @@ describe('SecretDetail', () => {
     ).toBeInTheDocument();
     expect(document.body.textContent).not.toContain(SECRET_VALUE);
     expect(screen.getAllByText('Hidden')).not.toHaveLength(0);
-    expect(calls.values).toBe(1);
+    // Values leave the cluster only when a person asks for them.
+    expect(calls.values).toBe(0);
+    const values = screen.getByRole('table', { name: 'Values' });
+    const sizes = within(values)
+      .getAllByRole('row')
+      .slice(1)
+      .map(row => within(row).getAllByRole('cell')[1].textContent);
+    expect(sizes).toEqual(['19 bytes', '3 bytes']);
 
     const facts = screen.getByText('Version').closest('dl') as HTMLElement;
     expect(within(facts).getByText('local')).toBeInTheDocument();
@@ -109,6 +116,68 @@ describe('SecretDetail', () => {
       'aria-selected',
       'true',
     );
+  });
+
+  it('reads a value only when the user asks for it, and only that key', async () => {
+    const asked: string[] = [];
+    const dto = secretDto();
+    const { data: _data, binaryData: _binary, ...meta } = dto;
+    server.use(
+      http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(`${secretUrl}/summary`, () => HttpResponse.json(meta)),
+      http.get(`${secretUrl}/versions`, () => HttpResponse.json({ items: [] })),
+      http.get(secretUrl, ({ request }) => {
+        const keys = new URL(request.url).searchParams.get('keys');
+        asked.push(keys ?? '(all)');
+        const only = keys?.split(',');
+        const pick = (map: Record<string, string>) =>
+          Object.fromEntries(
+            Object.entries(map).filter(([k]) => !only || only.includes(k)),
+          );
+        return HttpResponse.json({
+          ...dto,
+          data: pick(dto.data),
+          binaryData: pick(dto.binaryData),
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton/secret/demo/db');
+    await screen.findByRole('table', { name: 'Values' });
+    const row = (key: string) =>
+      within(screen.getByRole('table', { name: 'Values' }))
+        .getByRole('rowheader', { name: key })
+        .closest('tr')!;
+    // The tabs opened, nothing read.
+    for (const tab of ['Access', 'History', 'Values']) {
+      await user.click(screen.getByRole('tab', { name: tab }));
+    }
+    expect(asked).toEqual([]);
+
+    await user.click(
+      within(row('password')).getByRole('button', { name: 'Reveal' }),
+    );
+    expect(
+      await within(row('password')).findByText(SECRET_VALUE),
+    ).toBeInTheDocument();
+    expect(asked).toEqual(['password']);
+    // The other key stays unread and masked.
+    expect(within(row('username')).getByText('Hidden')).toBeInTheDocument();
+    // A second reveal of the same value reads nothing again.
+    await user.click(
+      within(row('password')).getByRole('button', { name: 'Hide' }),
+    );
+    await user.click(
+      within(row('password')).getByRole('button', { name: 'Reveal' }),
+    );
+    expect(asked).toEqual(['password']);
+
+    // Edit needs every value, and reads them when asked.
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    expect(
+      await screen.findByRole('form', { name: 'Edit Secret db' }),
+    ).toBeInTheDocument();
+    expect(asked).toEqual(['password', '(all)']);
   });
 
   it('shows the roles and what the user may do on the Access tab', async () => {
@@ -267,8 +336,10 @@ describe('SecretDetail', () => {
     );
     await renderAt('/krypton/secret/demo/token');
     expect(
-      await screen.findAllByText(messages.serviceAccountTokenValues),
-    ).not.toHaveLength(0);
+      await screen.findByText(
+        `You may see this Secret's metadata, but not its values. ${messages.serviceAccountTokenValues}`,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Keys' })).toHaveTextContent(
       'password',
     );

@@ -20,6 +20,7 @@ import {
   useEffect,
   useId,
   useMemo,
+  useRef,
   useState,
 } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
@@ -156,25 +157,40 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
   const mayReveal = decisions?.reveal.allowed ?? false;
-  // Also pending in the render before the values hook starts its first load.
-  const valuesPending =
-    values.loading ||
-    (mayReveal && !values.secret && !values.error && !values.withheld);
+  const valuesPending = values.loading;
   const { refresh: refreshSummary, replace: replaceSummary } = live;
-  const { refresh: refreshValues } = values;
+  const { refresh: refreshValues, drop: dropValues } = values;
   // Values carry the metadata too: whichever of the two routes answered last is the live state.
   // Only the metadata is taken, so the summary (handed to every tab) never holds values.
   useEffect(() => {
     if (values.secret) replaceSummary(summaryOf(values.secret));
   }, [values.secret, replaceSummary]);
+  // A value revealed from a newer revision than the page shows: the page catches up with it (once
+  // per revision, so a summary that stays older cannot start a loop).
+  const caughtUp = useRef<string>();
+  useEffect(() => {
+    const fetched = values.fetched;
+    if (!fetched || !metadata) return;
+    const at = `${fetched.uid}/${fetched.resourceVersion}`;
+    if (
+      at === `${metadata.uid}/${metadata.resourceVersion}` ||
+      caughtUp.current === at
+    )
+      return;
+    caughtUp.current = at;
+    refreshSummary().catch(() => undefined);
+  }, [values.fetched, metadata, refreshSummary]);
 
-  // Reload latest of the restore and delete confirmations: the live Secret anew, or an error.
+  // Reload latest of the restore and delete confirmations: the live Secret anew, or an error. The
+  // values are read again only where they had been asked for (a comparison, a confirmation).
+  const hadValues = values.secret !== undefined;
   const reloadLive = useCallback(async () => {
+    if (!hadValues) dropValues();
     await Promise.all([
       refreshSummary(),
-      mayReveal ? refreshValues() : Promise.resolve(),
+      mayReveal && hadValues ? refreshValues() : Promise.resolve(),
     ]);
-  }, [refreshSummary, refreshValues, mayReveal]);
+  }, [refreshSummary, refreshValues, dropValues, mayReveal, hadValues]);
 
   // Delete's Reload latest, and its 202: a partial cleanup may have removed restore choices.
   const reloadAfterDelete = useCallback(async () => {
@@ -432,6 +448,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             // Values that a failed refresh left behind are not the live ones.
             live={values.error ? undefined : values.secret}
             liveLoading={valuesPending}
+            loadLive={mayReveal ? values.load : undefined}
             decisions={decisions}
             reloadLive={reloadLive}
             onRestored={onRestored}

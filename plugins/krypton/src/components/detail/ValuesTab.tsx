@@ -1,8 +1,4 @@
-import {
-  InfoCard,
-  Progress,
-  ResponseErrorPanel,
-} from '@backstage/core-components';
+import { InfoCard, ResponseErrorPanel } from '@backstage/core-components';
 import { SecretSummary } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -12,9 +8,9 @@ import { SecretLocation } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
-import { SecretValues } from '../values';
 import { EditSecretCard, EditTabEvents } from './EditSecretCard';
 import { KeyList } from './KeyList';
+import { LiveValues } from './LiveValues';
 import { SecretValuesState } from './useSecretValues';
 
 export interface ValuesTabProps extends EditTabEvents {
@@ -25,7 +21,7 @@ export interface ValuesTabProps extends EditTabEvents {
   editing: boolean;
 }
 
-/** The Secret's values, masked by SecretValues until revealed, and the edit form for editors. */
+/** The Secret's values, each masked until a person asks for it, and the edit form for editors. */
 export const ValuesTab = (props: ValuesTabProps) => {
   const { summary, values, decisions, editing } = props;
   const t = useKryptonT();
@@ -66,24 +62,11 @@ export const ValuesTab = (props: ValuesTabProps) => {
     );
   }
 
-  if (values.error) {
-    return (
-      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-        <ResponseErrorPanel
-          error={values.error}
-          title={t('detail.values.loadFailed')}
-        />
-        <InfoCard title={t('detail.values.keysTitle')}>
-          <KeyList secret={summary} />
-        </InfoCard>
-      </Box>
-    );
-  }
   const secret = values.secret;
   if (!secret && values.withheld) {
     const saved = values.withheld;
     // Not refetched on its own: the backend just declined to return the values, and each value
-    // read is audited. Reload values is the user's explicit try.
+    // read is audited. Load values is the user's explicit try.
     return (
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <Alert severity="info">
@@ -93,7 +76,7 @@ export const ValuesTab = (props: ValuesTabProps) => {
           })}
         </Alert>
         <Box>
-          <Button variant="outlined" onClick={values.reload}>
+          <Button variant="outlined" onClick={values.drop}>
             {t('detail.values.reload')}
           </Button>
         </Box>
@@ -103,7 +86,6 @@ export const ValuesTab = (props: ValuesTabProps) => {
       </Box>
     );
   }
-  if (!secret) return <Progress />;
 
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
@@ -112,9 +94,18 @@ export const ValuesTab = (props: ValuesTabProps) => {
           <Button
             variant="contained"
             color="primary"
-            onClick={() => props.onEdit(true)}
+            disabled={values.loading}
+            // The form needs every value: they are read now, when the user asks to edit.
+            onClick={() =>
+              values.refresh().then(
+                () => props.onEdit(true),
+                () => undefined,
+              )
+            }
           >
-            {t('detail.values.edit')}
+            {values.loading
+              ? t('detail.values.editLoading')
+              : t('detail.values.edit')}
           </Button>
         ) : (
           <Typography variant="body2" color="textSecondary">
@@ -123,16 +114,14 @@ export const ValuesTab = (props: ValuesTabProps) => {
             })}
           </Typography>
         )}
-        <Button variant="outlined" onClick={values.reload}>
-          {t('detail.values.reload')}
-        </Button>
       </Box>
-      <SecretValues
-        data={secret.data}
-        binaryData={secret.binaryData}
-        keys={secret.keys}
-        title={t('detail.values.valuesTitle')}
-      />
+      {values.error && (
+        <ResponseErrorPanel
+          error={values.error}
+          title={t('detail.values.loadFailed')}
+        />
+      )}
+      <LiveValues summary={summary} values={values} />
     </Box>
   );
 };

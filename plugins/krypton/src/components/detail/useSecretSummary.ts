@@ -40,16 +40,24 @@ export function useSecretSummary(location: SecretLocation): SecretSummaryState {
     refresh().catch(() => undefined);
   }, [refresh]);
 
-  // Write answers and value reads carry no policy answers: the last summary's stand until the
-  // next summary, as the buttons' guide (the backend judges every action again).
+  // Write answers and value reads carry neither the policy's answers nor the sizes: the last
+  // summary's answers stand until the next summary, as the buttons' guide (the backend judges
+  // every action again), and its sizes while the revision is the same.
   const replace = useCallback((summary: SecretSummary) => {
     latest.current += 1;
-    setState(s => ({
-      summary:
-        summary.policy || !s.summary?.policy
-          ? summary
-          : { ...summary, policy: s.summary.policy },
-    }));
+    setState(s => {
+      const before = s.summary;
+      const next = { ...summary };
+      if (!next.policy && before?.policy) next.policy = before.policy;
+      if (
+        !next.keySizes &&
+        before?.keySizes &&
+        before.uid === next.uid &&
+        before.resourceVersion === next.resourceVersion
+      )
+        next.keySizes = before.keySizes;
+      return { summary: next };
+    });
   }, []);
 
   return { ...state, refresh, replace };

@@ -49,6 +49,8 @@ export interface CompareVersionsProps {
   /** The element that says viewBlock. */
   viewBlockId: string;
   loadVersion: (version: number) => Promise<VersionDto>;
+  /** Told at each Compare: live values are read only for a comparison that shows live. */
+  onCompare?: (from: ComparedSide, to: ComparedSide) => void;
 }
 
 /**
@@ -138,7 +140,10 @@ export function CompareVersions(props: CompareVersionsProps) {
           variant="outlined"
           disabled={describedBy !== undefined}
           aria-describedby={describedBy}
-          onClick={() => setShown({ from, to })}
+          onClick={() => {
+            props.onCompare?.(from, to);
+            setShown({ from, to });
+          }}
         >
           {t('history.compare.compare')}
         </Button>

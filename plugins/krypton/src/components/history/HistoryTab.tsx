@@ -61,6 +61,12 @@ export interface HistoryTabProps {
   decisions?: ActionDecisions;
   /** Counts the reloads the page asked for (a change made elsewhere, a delete): each new one reloads the list. */
   reloads?: number;
+  /**
+   * Reads the live values in the parent, for a comparison with live or a restore's confirmation:
+   * they are read only when the user asks for one of those. Undefined when the user may not
+   * reveal them.
+   */
+  loadLive?: () => void;
   /** Refetches the live Secret (summary and values) in the parent; rejects on failure. */
   reloadLive: () => Promise<void>;
   /**
@@ -338,6 +344,18 @@ export function HistoryTab(props: HistoryTabProps) {
     [summary, props.live, canReveal],
   );
 
+  // The live values, read when a comparison with live or a confirmation first needs them.
+  const { loadLive, liveLoading } = props;
+  const needLive = useCallback(() => {
+    if (
+      canReveal === true &&
+      !liveLoading &&
+      (live.reason === 'notLoaded' || live.reason === 'otherRevision')
+    )
+      loadLive?.();
+  }, [canReveal, liveLoading, live.reason, loadLive]);
+  const liveAsked = useRef(false);
+
   const { refetch } = history;
   // Opened versions close on every reload, so that a reload never reads values on its own.
   const reloadHistory = useCallback(() => {
@@ -359,23 +377,30 @@ export function HistoryTab(props: HistoryTabProps) {
     (target: VersionSummary) => {
       if (!summary || block !== undefined) return;
       setNotice(undefined);
+      needLive();
       setDialog({ target, pinned: { summary, live } });
     },
-    [summary, block, live],
+    [summary, block, live, needLive],
   );
 
   // "Roll back…" opens the newest restorable version once, as soon as the list is known.
   const { state } = history;
   const { onStartRestoreUsed } = props;
   useEffect(() => {
+    if (!props.startRestore || started.current || state.status !== 'loaded')
+      return;
+    // Its confirmation compares values: they are read first, once.
     if (
-      !props.startRestore ||
-      started.current ||
-      state.status !== 'loaded' ||
-      (canReveal === true && props.liveLoading)
+      canReveal === true &&
+      loadLive &&
+      !liveAsked.current &&
+      live.reason === 'notLoaded'
     ) {
+      liveAsked.current = true;
+      loadLive();
       return;
     }
+    if (canReveal === true && props.liveLoading) return;
     started.current = true;
     onStartRestoreUsed?.();
     // When restore is blocked its reason is already on screen next to the list.
@@ -389,6 +414,8 @@ export function HistoryTab(props: HistoryTabProps) {
   }, [
     props.startRestore,
     props.liveLoading,
+    loadLive,
+    live.reason,
     canReveal,
     state,
     summary,
@@ -492,13 +519,15 @@ export function HistoryTab(props: HistoryTabProps) {
           blockId={blockId}
           viewBlockId={viewBlockId}
           expanded={expanded}
-          onToggle={version =>
+          onToggle={version => {
+            // An opened version shows what differs from live.
+            if (!expanded.includes(version)) needLive();
             setExpanded(open =>
               open.includes(version)
                 ? open.filter(v => v !== version)
                 : [...open, version],
-            )
-          }
+            );
+          }}
           onRestore={openRestore}
           loadVersion={history.loadVersion}
         />
@@ -513,6 +542,9 @@ export function HistoryTab(props: HistoryTabProps) {
               viewBlock={viewBlock}
               viewBlockId={viewBlockId}
               loadVersion={history.loadVersion}
+              onCompare={(from, to) => {
+                if (from.kind === 'live' || to.kind === 'live') needLive();
+              }}
             />
           </Box>
         )}

@@ -1,5 +1,10 @@
 import { InfoCard } from '@backstage/core-components';
-import { ValuesTable, valueEntries } from '@krypton/plugin-krypton-react';
+import {
+  KeyFacts,
+  ValuesTable,
+  keyEntries,
+  valueEntries,
+} from '@krypton/plugin-krypton-react';
 import { useMemo } from 'react';
 import { useKryptonT } from '../../translation';
 import { BackstageValues } from './host';
@@ -11,6 +16,13 @@ export interface SecretValuesProps {
   binaryData: Record<string, string>;
   /** All keys, text and binary; a key in neither map is listed as not loaded. */
   keys?: readonly string[];
+  /**
+   * With `load`: the keys, binary keys and sizes from the Secret's metadata, and `data` and
+   * `binaryData` hold only the values fetched so far; every other value is fetched by `load` when
+   * the user asks for it.
+   */
+  facts?: KeyFacts;
+  load?: (key: string) => Promise<string | undefined>;
   /** The card title. */
   title?: string;
   /** The time certificates are checked against; injectable for tests. */
@@ -25,19 +37,24 @@ export const SecretValues = ({
   data,
   binaryData,
   keys,
+  facts,
+  load,
   title: givenTitle,
   now,
 }: SecretValuesProps) => {
   const t = useKryptonT();
   const title = givenTitle ?? t('values.table.title');
   const entries = useMemo(
-    () => valueEntries(data, binaryData, keys),
-    [data, binaryData, keys],
+    () =>
+      facts
+        ? keyEntries(facts, { data, binaryData })
+        : valueEntries(data, binaryData, keys),
+    [data, binaryData, keys, facts],
   );
   return (
     <BackstageValues>
       <InfoCard title={title}>
-        <ValuesTable entries={entries} label={title} now={now} />
+        <ValuesTable entries={entries} label={title} now={now} load={load} />
       </InfoCard>
     </BackstageValues>
   );
