@@ -12,7 +12,7 @@ import {
   validateSecretType,
 } from '@krypton/plugin-krypton-common';
 import { KUBE_REQUEST_DEADLINE_MS } from '@krypton/plugin-krypton-common/engine';
-import { isHeaderExact } from './identity';
+import { isHeaderExact } from './kubernetes/headerValue';
 
 export type { IdentityMode };
 

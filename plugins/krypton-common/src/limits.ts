@@ -34,3 +34,9 @@ export const INVENTORY_PAGE_SIZE = 100;
 export const INVENTORY_MAX_PAGES = 100;
 export const INVENTORY_MAX_OBJECTS = 2000;
 export const INVENTORY_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The longest description a Secret may carry, in UTF-16 code units; the API and the forms check it. */
+export const MAX_DESCRIPTION_LENGTH = 2048;
+
+/** The most entity refs one role of a Secret's access rules may list; the API and the forms check it. */
+export const MAX_ACCESS_REFS = 100;

@@ -1,9 +1,16 @@
-import { createPermission } from '@backstage/plugin-permission-common';
+import {
+  ResourcePermission,
+  createPermission,
+} from '@backstage/plugin-permission-common';
+import type { SecretAction } from './access';
 
 /** The resource type of Krypton's per-Secret permissions. */
 export const KRYPTON_SECRET_RESOURCE_TYPE = 'krypton-secret';
 
-/** The resource ref of one Secret, as the frontend asks the permission policy about it. */
+/**
+ * The resource ref of one Secret. The permission backend answers such a ref as unknown (a
+ * denial): the backend's resource loader never reads a Secret that a caller names there.
+ */
 export const secretResourceRef = (
   cluster: string,
   namespace: string,
@@ -102,6 +109,23 @@ export const kryptonActionsWritePermission = createPermission({
   name: 'krypton.actions.write',
   attributes: { action: 'update' },
 });
+
+/**
+ * The permission each action on one Secret needs: the backend asks for it, and the portal names
+ * it in its reasons. Managing access is an update.
+ */
+export const SECRET_ACTION_PERMISSIONS = {
+  read: kryptonSecretReadPermission,
+  reveal: kryptonSecretRevealPermission,
+  update: kryptonSecretUpdatePermission,
+  restore: kryptonSecretRestorePermission,
+  restart: kryptonSecretRestartPermission,
+  delete: kryptonSecretDeletePermission,
+  manageAccess: kryptonSecretUpdatePermission,
+} as const satisfies Record<
+  SecretAction,
+  ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>
+>;
 
 /** The permissions on one Secret, which a policy may answer with conditions. */
 export const kryptonSecretPermissions = [

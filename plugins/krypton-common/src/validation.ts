@@ -10,7 +10,11 @@ import { decodeUtf8, emptyMap, isBase64, isWellFormedText } from './encoding';
 import { tryNormalizeEntityRef } from './entityRefs';
 import { KryptonError, messages } from './errors';
 import { formatLabelSelector, parseLabelSelector } from './labelSelector';
-import { SNAPSHOT_NAME_PREFIX } from './limits';
+import {
+  MAX_ACCESS_REFS,
+  MAX_DESCRIPTION_LENGTH,
+  SNAPSHOT_NAME_PREFIX,
+} from './limits';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN =
@@ -18,8 +22,6 @@ const DNS_SUBDOMAIN =
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/;
 const MAX_DATA_KEY_LENGTH = 253;
 const SECRET_TYPE = /^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$/;
-const MAX_DESCRIPTION = 2048;
-const MAX_REFS = 100;
 
 const invalid = (message: string) =>
   new KryptonError('invalid_request', message);
@@ -216,9 +218,9 @@ function readAccess(value: unknown): Partial<AccessRules> | undefined {
   for (const role of ['owners', 'editors', 'viewers'] as const) {
     const list = value[role];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || list.length > MAX_REFS) {
+    if (!Array.isArray(list) || list.length > MAX_ACCESS_REFS) {
       throw invalid(
-        `"access.${role}" must be a list of at most ${MAX_REFS} entity refs.`,
+        `"access.${role}" must be a list of at most ${MAX_ACCESS_REFS} entity refs.`,
       );
     }
     out[role] = [...new Set(list.map(normalizeEntityRef))];
@@ -269,7 +271,11 @@ function readSecretFields(body: Record<string, unknown>): SecretFields {
         ? undefined
         : readBase64Map(body.binaryData, 'binaryData'),
     immutable: readBoolean(body, 'immutable'),
-    description: readOptionalString(body, 'description', MAX_DESCRIPTION),
+    description: readOptionalString(
+      body,
+      'description',
+      MAX_DESCRIPTION_LENGTH,
+    ),
     access: readAccess(body.access),
   };
 }
@@ -303,7 +309,11 @@ export function parseAdoptRequest(raw: unknown): AdoptSecretRequest {
   rejectUnknownFields(body, ['resourceVersion', 'description', 'access']);
   return {
     resourceVersion: readResourceVersion(body),
-    description: readOptionalString(body, 'description', MAX_DESCRIPTION),
+    description: readOptionalString(
+      body,
+      'description',
+      MAX_DESCRIPTION_LENGTH,
+    ),
     access: readAccess(body.access),
   };
 }

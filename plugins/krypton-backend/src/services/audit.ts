@@ -7,7 +7,7 @@ import {
 import { JsonObject } from '@backstage/types';
 import { Request } from 'express';
 import { timed } from '../diagnostics/serverTiming';
-import { toKryptonError } from '../http/errorHandler';
+import { toKryptonError } from '../errors';
 
 /** An audit event of Krypton's, with the severity it is recorded at. */
 export interface AuditEvent {

@@ -14,16 +14,11 @@ import {
   KryptonError,
   Principal,
   SECRET_ACTIONS,
+  SECRET_ACTION_PERMISSIONS,
   SecretAction,
   SecretPolicyAnswers,
   SecretWriteAnswer,
   evaluateAccess,
-  kryptonSecretDeletePermission,
-  kryptonSecretReadPermission,
-  kryptonSecretRestartPermission,
-  kryptonSecretRestorePermission,
-  kryptonSecretRevealPermission,
-  kryptonSecretUpdatePermission,
   messages,
   isSnapshotName,
   tryNormalizeEntityRef,
@@ -53,19 +48,6 @@ import { SecretChange } from '../notifications';
 import { PolicyGate, ResourceDecision } from '../permissions/policyGate';
 import { KryptonSecretResource, secretResource } from '../permissions/resource';
 import { timed } from '../diagnostics/serverTiming';
-
-const PERMISSION_FOR: Record<
-  SecretAction,
-  ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>
-> = {
-  read: kryptonSecretReadPermission,
-  reveal: kryptonSecretRevealPermission,
-  update: kryptonSecretUpdatePermission,
-  manageAccess: kryptonSecretUpdatePermission,
-  delete: kryptonSecretDeletePermission,
-  restore: kryptonSecretRestorePermission,
-  restart: kryptonSecretRestartPermission,
-};
 
 /** Who calls a service, on which cluster: what a route or an action knows before any check. */
 export interface CallerInput {
@@ -177,7 +159,7 @@ export interface ContextDeps {
 export function permissionsFor(
   actions: readonly SecretAction[],
 ): ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>[] {
-  return [...new Set(actions.map(a => PERMISSION_FOR[a]))];
+  return [...new Set(actions.map(a => SECRET_ACTION_PERMISSIONS[a]))];
 }
 
 const refusedByPolicy = () =>

@@ -1,7 +1,9 @@
 import { ComponentType, ReactNode, createContext, useContext } from 'react';
 import type { PreviewMode } from './formats';
-import type { ExpiryStatus } from './pem';
 import type { ValuesT } from './texts';
+
+/** Where a certificate stands against its validity period now; the host's CertificateStatus shows it. */
+export type ExpiryStatus = 'expired' | 'expiring' | 'not-yet-valid' | 'valid';
 
 /** The class names a host styles the value views with, each for one part of them. */
 export interface ValuesClasses {

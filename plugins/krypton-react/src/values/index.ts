@@ -13,7 +13,7 @@ export type {
 export { keyEntries, valueEntries } from './entries';
 export type { KeyFacts, ValueEntry, ValueKind } from './entries';
 export type { PreviewFormat, PreviewMode } from './formats';
-export type { ExpiryStatus } from './pem';
+export type { ExpiryStatus } from './host';
 export { previewMessages, valuesMessages } from './messages';
 export { englishValuesT, valueViewMessages } from './texts';
 export type {

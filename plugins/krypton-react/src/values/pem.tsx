@@ -2,7 +2,7 @@ import {
   SubjectAlternativeNameExtension,
   X509Certificate,
 } from '@peculiar/x509';
-import { useValuesHost } from './host';
+import { ExpiryStatus, useValuesHost } from './host';
 import { RawText } from './RawText';
 import type { ValuesT } from './texts';
 
@@ -107,8 +107,6 @@ export function summarizeCertificate(
     return undefined;
   }
 }
-
-export type ExpiryStatus = 'expired' | 'expiring' | 'not-yet-valid' | 'valid';
 
 /** "Expires soon" means within this many days of now. */
 export const EXPIRY_WARNING_DAYS = 30;

@@ -4,6 +4,7 @@ import {
   IdentityMode,
   Principal,
   SECRET_ACTIONS,
+  SECRET_ACTION_PERMISSIONS,
   SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretAction,
   evaluateAccess,
@@ -19,15 +20,12 @@ export const actionLabel = (t: KryptonT, action: SecretAction): string =>
   t(`access.actions.${action}`);
 
 /** The permission each action needs, by name, for the reasons shown to the user. */
-export const PERMISSION_NAMES: Record<SecretAction, string> = {
-  read: 'krypton.secret.read',
-  reveal: 'krypton.secret.reveal',
-  update: 'krypton.secret.update',
-  restore: 'krypton.secret.restore',
-  restart: 'krypton.secret.restart',
-  delete: 'krypton.secret.delete',
-  manageAccess: 'krypton.secret.update',
-};
+export const PERMISSION_NAMES = Object.fromEntries(
+  SECRET_ACTIONS.map(action => [
+    action,
+    SECRET_ACTION_PERMISSIONS[action].name,
+  ]),
+) as Record<SecretAction, string>;
 
 export type SecretRole =
   | 'admin'

@@ -9,7 +9,7 @@ import { useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
 import { EditSecretCard, EditTabEvents } from './EditSecretCard';
-import { KeyList } from './KeyList';
+import { KeyList } from '../values/KeyList';
 import { LiveValues } from './LiveValues';
 import { SecretValuesState } from './useSecretValues';
 

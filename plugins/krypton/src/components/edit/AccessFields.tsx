@@ -15,7 +15,12 @@ import Alert from '@material-ui/lab/Alert';
 import Autocomplete from '@material-ui/lab/Autocomplete';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useKryptonT } from '../../translation';
-import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from './draft';
+import {
+  ACCESS_RULE_LISTS,
+  AccessRuleList,
+  formatRefs,
+  splitRefs,
+} from './draft';
 
 /** How many catalog entities one search shows, and how many refs one lookup names. */
 const SEARCH_LIMIT = 20;
@@ -31,9 +36,9 @@ const ENTITY_FIELDS = [
 
 export interface AccessFieldsProps {
   /** Comma-separated entity refs per role, as the draft holds them. */
-  values: Record<AccessRole, string>;
-  errors: Partial<Record<AccessRole, string>>;
-  onChange: (role: AccessRole, value: string) => void;
+  values: Record<AccessRuleList, string>;
+  errors: Partial<Record<AccessRuleList, string>>;
+  onChange: (role: AccessRuleList, value: string) => void;
   /**
    * Pick users and groups from the catalog. Where the app has no catalog, or a catalog request
    * fails, the fields fall back to typed refs. Without it the fields are typed refs.
@@ -271,7 +276,7 @@ export function AccessFields({
       {catalogFailed && (
         <Alert severity="warning">{t('edit.access.catalogFailed')}</Alert>
       )}
-      {ACCESS_ROLES.map(role =>
+      {ACCESS_RULE_LISTS.map(role =>
         fromCatalog ? (
           <RefPicker
             key={role}

@@ -31,7 +31,7 @@ import {
 } from '../../api/KryptonApi';
 import { Failure, failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
-import { KeyList } from '../detail/KeyList';
+import { KeyList } from '../values/KeyList';
 import { formatVersion } from '../list/secretRows';
 import { carriesValues, keptAnswer, withoutValues } from '../writeAnswer';
 import { AccessFields } from './AccessFields';

@@ -1,6 +1,8 @@
 import {
   AccessRules,
   CreateSecretRequest,
+  MAX_ACCESS_REFS,
+  MAX_DESCRIPTION_LENGTH,
   SERVICE_ACCOUNT_TOKEN_TYPE,
   SNAPSHOT_NAME_PREFIX,
   SecretWriteAnswer,
@@ -16,8 +18,9 @@ import { KryptonT } from '../../translation';
 import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';
 
-export type AccessRole = keyof AccessRules;
-export const ACCESS_ROLES: readonly AccessRole[] = [
+/** One of the lists of a Secret's access rules, as the forms edit them (owners, editors, viewers). */
+export type AccessRuleList = keyof AccessRules;
+export const ACCESS_RULE_LISTS: readonly AccessRuleList[] = [
   'owners',
   'editors',
   'viewers',
@@ -55,7 +58,7 @@ export interface Draft {
   binaryRows: BinaryRow[];
   immutable: boolean;
   /** Comma-separated entity refs, as typed. */
-  access: Record<AccessRole, string>;
+  access: Record<AccessRuleList, string>;
   /** Pasted `.env` text not yet applied. */
   bulkText: string;
   bulkMode: BulkMode;
@@ -64,8 +67,6 @@ export interface Draft {
 }
 
 export const DEFAULT_TYPE = 'Opaque';
-const MAX_DESCRIPTION = 2048;
-const MAX_REFS = 100;
 
 let rowCounter = 0;
 export function newRowId(): string {
@@ -201,7 +202,7 @@ export interface DraftErrors {
   description?: string;
   /** By row id, for text and binary rows. */
   rows: Record<string, string>;
-  access: Partial<Record<AccessRole, string>>;
+  access: Partial<Record<AccessRuleList, string>>;
 }
 
 export interface DraftContext {
@@ -241,9 +242,9 @@ export function validateDraft(
       errors.type = t('edit.validation.serviceAccountToken');
     }
   }
-  if (draft.description.length > MAX_DESCRIPTION) {
+  if (draft.description.length > MAX_DESCRIPTION_LENGTH) {
     errors.description = t('edit.validation.descriptionTooLong', {
-      max: String(MAX_DESCRIPTION),
+      max: String(MAX_DESCRIPTION_LENGTH),
     });
   } else if (!isWellFormedText(draft.description)) {
     errors.description = t('edit.validation.descriptionNotText');
@@ -282,16 +283,16 @@ export function validateDraft(
   }
 
   if (ctx.canEditAccess) {
-    for (const role of ACCESS_ROLES) {
+    for (const role of ACCESS_RULE_LISTS) {
       const refs = splitRefs(draft.access[role]);
       const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
       if (bad !== undefined) {
         errors.access[role] = t('edit.validation.notARef', {
           ref: bad.slice(0, 64),
         });
-      } else if (refs.length > MAX_REFS) {
+      } else if (refs.length > MAX_ACCESS_REFS) {
         errors.access[role] = t('edit.validation.tooManyRefs', {
-          max: String(MAX_REFS),
+          max: String(MAX_ACCESS_REFS),
         });
       }
     }
@@ -341,7 +342,7 @@ export function buildUpdateRequest(
   }
   if (canEditAccess) {
     const access: Partial<AccessRules> = {};
-    for (const role of ACCESS_ROLES) {
+    for (const role of ACCESS_RULE_LISTS) {
       const refs = normalizedRefs(draft.access[role]);
       if (refs !== undefined && !sameRefs(refs, baseline.access[role])) {
         access[role] = refs;
@@ -370,7 +371,7 @@ export function buildCreateRequest(
   if (draft.immutable) request.immutable = true;
   if (canEditAccess) {
     const access: Partial<AccessRules> = {};
-    for (const role of ACCESS_ROLES) {
+    for (const role of ACCESS_RULE_LISTS) {
       const refs = normalizedRefs(draft.access[role]);
       if (refs !== undefined && refs.length > 0) access[role] = refs;
     }

@@ -3,21 +3,25 @@ import {
   AdoptSecretRequest,
   SecretMetadataView,
   tryNormalizeEntityRef,
+  MAX_ACCESS_REFS,
+  MAX_DESCRIPTION_LENGTH,
 } from '@krypton/plugin-krypton-common';
 import { KryptonT } from '../../translation';
-import { ACCESS_ROLES, AccessRole, formatRefs, splitRefs } from '../edit/draft';
-
-const MAX_DESCRIPTION = 2048;
-const MAX_REFS = 100;
+import {
+  ACCESS_RULE_LISTS,
+  AccessRuleList,
+  formatRefs,
+  splitRefs,
+} from '../edit/draft';
 
 export interface AdoptDraft {
   description: string;
-  access: Record<AccessRole, string>;
+  access: Record<AccessRuleList, string>;
 }
 
 export interface AdoptErrors {
   description?: string;
-  access: Partial<Record<AccessRole, string>>;
+  access: Partial<Record<AccessRuleList, string>>;
 }
 
 /**
@@ -49,21 +53,21 @@ export function validateAdoptDraft(
   t: KryptonT,
 ): AdoptErrors {
   const errors: AdoptErrors = { access: {} };
-  if (draft.description.length > MAX_DESCRIPTION) {
+  if (draft.description.length > MAX_DESCRIPTION_LENGTH) {
     errors.description = t('edit.validation.descriptionTooLong', {
-      max: String(MAX_DESCRIPTION),
+      max: String(MAX_DESCRIPTION_LENGTH),
     });
   }
-  for (const role of ACCESS_ROLES) {
+  for (const role of ACCESS_RULE_LISTS) {
     const refs = splitRefs(draft.access[role]);
     const bad = refs.find(ref => tryNormalizeEntityRef(ref) === undefined);
     if (bad !== undefined) {
       errors.access[role] = t('edit.validation.notARef', {
         ref: bad.slice(0, 64),
       });
-    } else if (refs.length > MAX_REFS) {
+    } else if (refs.length > MAX_ACCESS_REFS) {
       errors.access[role] = t('edit.validation.tooManyRefs', {
-        max: String(MAX_REFS),
+        max: String(MAX_ACCESS_REFS),
       });
     }
   }
@@ -82,7 +86,7 @@ export function buildAdoptRequest(
   draft: AdoptDraft,
 ): AdoptSecretRequest {
   const access = {} as AccessRules;
-  for (const role of ACCESS_ROLES) {
+  for (const role of ACCESS_RULE_LISTS) {
     access[role] = [
       ...new Set(
         splitRefs(draft.access[role]).map(
