@@ -1,16 +1,16 @@
-// Changes a fresh app made by @backstage/create-app the way the README's "Install in your
+// Changes a fresh app made by @backstage/create-app the way docs/install.md's "Install in your
 // Backstage" section tells a user to, with the packed tarballs in place of the registry.
 //
 //   node prepareApp.mjs pin <app dir> <unpacked create-app package>
 //     root resolutions that hold every @backstage/* package that create-app names to the version
 //     of its release (read from create-app's dist, as scripts/pin-backstage-release.mjs does). The
 //     template's ranges are carets, and create-app's yarn.lock seed cannot be fetched here, so
-//     without them the app mixes releases (and fails to start: see the README).
+//     without them the app mixes releases (and fails to start: see docs/architecture.md, "The Backstage release").
 //   node prepareApp.mjs add <app dir> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz>
 //     the two `yarn add` commands as package.json entries (one `yarn install` follows), the common
 //     tarball through a root resolution (test only: ^0.1.0 is not on the registry), and the
 //     backend snippet in packages/backend/src/index.ts. The frontend needs no code: the app's
-//     `app.packages: all` discovers the plugin. The README's frontend snippets (snippets/) go to
+//     `app.packages: all` discovers the plugin. docs/install.md's frontend snippets (snippets/) go to
 //     packages/app/src, where the app's tsc checks them; nothing imports them.
 //   node prepareApp.mjs config <app dir> <kube-testenv state.json> <port>
 //     app-config.krypton.yaml: krypton.clusters for the local control plane with Krypton's

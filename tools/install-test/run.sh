@@ -2,11 +2,11 @@
 # ./krypton install-test: proves that a Backstage user can install Krypton from its packed
 # tarballs. It builds and packs the three plugins, checks the tarballs, creates a fresh app with
 # @backstage/create-app (the release this repository pins), installs only the tarballs into it,
-# applies the README's snippets, builds the app's production bundle and checks that common's engine
+# applies docs/install.md's snippets, builds the app's production bundle and checks that common's engine
 # entry is not in it, then serves the app against a local control plane seeded with the demo and
 # drives it in Chromium: guest sign-in, the Krypton page, one Secret, its History tab, an edit, the
 # version it archived, and an entity's Secrets tab. It prints the time of each phase and stops
-# everything it started. Not part of ./krypton test; see the README, "Install in your Backstage".
+# everything it started. Not part of ./krypton test; see docs/install.md, "Install in your Backstage".
 #
 # The fresh app lives in $KRYPTON_INSTALL_TEST_DIR (default ${TMPDIR:-/tmp}/krypton-install-test),
 # outside the repository, and is replaced on each run; Yarn's global cache makes later runs faster.
@@ -19,7 +19,7 @@ cd "$KRYPTON_ROOT"
 source scripts/toolchain.sh
 ensure_toolchain
 
-# The release named in the README ("All @backstage/* packages come from one Backstage release") and
+# The release named in docs/architecture.md ("All @backstage/* packages come from one Backstage release") and
 # in scripts/pin-backstage-release.mjs; checked against the pinned @backstage/cli below.
 CREATE_APP_VERSION=0.9.2
 WORK="${KRYPTON_INSTALL_TEST_DIR:-${TMPDIR:-/tmp}/krypton-install-test}"
@@ -214,7 +214,7 @@ install_app() {
     }')
 }
 
-# What create-app itself runs after its install; it also checks the README's snippets against the
+# What create-app itself runs after its install; it also checks docs/install.md's snippets against the
 # installed tarballs' types.
 typecheck_app() { (cd "$APP" && logged app-tsc.log yarn tsc); }
 

@@ -12,7 +12,7 @@ import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 /**
  * The example portal allows every Backstage permission: in the demo, Kubernetes RBAC (through
  * impersonation) and Krypton's per-Secret ACLs are the gates that matter. A real portal replaces
- * this with its own policy; Krypton's permissions are listed in the README.
+ * this with its own policy; Krypton's permissions are listed in docs/security.md.
  */
 class DemoPermissionPolicy implements PermissionPolicy {
   async handle(_request: PolicyQuery): Promise<PolicyDecision> {

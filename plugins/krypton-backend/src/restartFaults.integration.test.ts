@@ -11,7 +11,7 @@
  * incomplete_list (503), never read as the last page. Patches are also applied and then answered
  * 200 with a body that cannot be read: unconfirmed, with no invented httpStatus. Each run must
  * answer the spec's status and body
- * (../shared/spec/restart-consumers-api.txt), patch exactly the workloads it reports as requested
+ * (docs/spec/restart-consumers-api.txt), patch exactly the workloads it reports as requested
  * (plus, after a fault past forwarding, the one it reports as unconfirmed), change nothing else,
  * and a retry without faults must request every match.
  *

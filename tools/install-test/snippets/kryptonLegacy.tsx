@@ -1,4 +1,4 @@
-// The README's snippets for the legacy frontend system. The install test copies this file into the
+// docs/install.md's snippets for the legacy frontend system. The install test copies this file into the
 // fresh app's packages/app/src and type-checks it there against the installed tarballs.
 import { Route } from 'react-router-dom';
 import { FlatRoutes } from '@backstage/core-app-api';
