@@ -305,6 +305,29 @@ describe('HistoryTab', () => {
     expect(calls.lists).toBe(2);
   });
 
+  it('reads the live values only for the confirmation, and compares values once they arrive', async () => {
+    const { calls } = serveHistory(server);
+    const user = userEvent.setup();
+    await render({ onDemand: true });
+    const table = await versionsTable();
+    expect(calls.liveReads).toBe(0);
+    await user.click(
+      within(table).getByRole('button', { name: 'Restore version 2' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Restore version 2?',
+    });
+    const diff = await within(dialog).findByRole('table', {
+      name: 'Changes from live to version 2',
+    });
+    // The confirmation opened before the values arrived takes them: a value diff, not key names.
+    expect(
+      await within(rowOf(diff, 'password')).findByText('Changed'),
+    ).toBeTruthy();
+    expect(calls.liveReads).toBe(1);
+    expect(document.body.textContent).not.toContain(LIVE_PASSWORD);
+  });
+
   it('shows a 409 with Reload latest and never retries the restore on its own', async () => {
     const { state, calls } = serveHistory(server);
     state.restore = () =>

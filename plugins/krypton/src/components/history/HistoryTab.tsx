@@ -383,6 +383,15 @@ export function HistoryTab(props: HistoryTabProps) {
     [summary, block, live, needLive],
   );
 
+  // A confirmation opened before the live values arrived takes them once they do, when they are
+  // of the revision it pinned: that is no change of what the user reviews, only its values.
+  useEffect(() => {
+    if (!dialog || dialog.pinned.live.reason !== 'notLoaded') return;
+    const now = liveComparison(dialog.pinned.summary, props.live, canReveal);
+    if (now.side?.values)
+      setDialog({ ...dialog, pinned: { ...dialog.pinned, live: now } });
+  }, [dialog, props.live, canReveal]);
+
   // "Roll back…" opens the newest restorable version once, as soon as the list is known.
   const { state } = history;
   const { onStartRestoreUsed } = props;

@@ -171,21 +171,38 @@ export interface HarnessProps {
   decisions?: ActionDecisions;
   startRestore?: boolean;
   onRestored?: (secret: SecretWriteAnswer) => void;
+  /**
+   * As the detail view holds them: no live values until the tab asks for them (loadLive), then
+   * read through the real client.
+   */
+  onDemand?: boolean;
 }
 
 /** The detail view's part: holds the live Secret and reloads it through the real client. */
 export function Harness(props: HarnessProps) {
   const [live, setLive] = useState<SecretWriteAnswer>(props.initial ?? LIVE);
+  const [asked, setAsked] = useState(!props.onDemand);
+  const [liveLoading, setLiveLoading] = useState(false);
   const reloadLive = async () => {
     setLive(await client.getSecret(location));
   };
+  const loadLive = () => {
+    setLiveLoading(true);
+    client.getSecret(location).then(secret => {
+      setLive(secret);
+      setAsked(true);
+      setLiveLoading(false);
+    });
+  };
   // A restore answered without values leaves none to compare with, as in the detail view.
-  const values = carriesValues(live) ? live : undefined;
+  const values = carriesValues(live) && asked ? live : undefined;
   return (
     <HistoryTab
       location={location}
       summary={props.noSummary ? undefined : summaryOf(live)}
       live={props.noSummary || props.summaryOnly ? undefined : values}
+      liveLoading={liveLoading}
+      loadLive={props.onDemand ? loadLive : undefined}
       decisions={props.noSummary ? undefined : props.decisions ?? allowAll()}
       reloadLive={reloadLive}
       onRestored={secret => {
