@@ -157,7 +157,6 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const decisions = access?.decisions;
   const values = useSecretValues(location, decisions?.reveal.allowed ?? false);
   const mayReveal = decisions?.reveal.allowed ?? false;
-  const valuesPending = values.loading;
   const { refresh: refreshSummary, replace: replaceSummary } = live;
   const { refresh: refreshValues, drop: dropValues } = values;
   // Values carry the metadata too: whichever of the two routes answered last is the live state.
@@ -447,7 +446,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
             summary={metadata}
             // Values that a failed refresh left behind are not the live ones.
             live={values.error ? undefined : values.secret}
-            liveLoading={valuesPending}
+            liveLoading={values.loading}
             loadLive={mayReveal ? values.load : undefined}
             decisions={decisions}
             reloadLive={reloadLive}
