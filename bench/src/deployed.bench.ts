@@ -4,11 +4,7 @@ import {
   useTestNamespace,
 } from '@krypton/kube-testenv';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
-import {
-  kryptonSecretReadPermission,
-  kryptonSecretRevealPermission,
-  kryptonSecretUpdatePermission,
-} from '@krypton/plugin-krypton-common';
+import { kryptonSecretReadPermission, kryptonSecretRevealPermission, kryptonSecretUpdatePermission } from '@krypton/plugin-krypton-common';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';

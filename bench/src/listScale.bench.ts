@@ -8,10 +8,7 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import {
-  METADATA_LIST_ACCEPT,
-  TABLE_ACCEPT,
-} from '@krypton/plugin-krypton-common/engine';
+import { METADATA_LIST_ACCEPT, TABLE_ACCEPT } from '@krypton/core';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,

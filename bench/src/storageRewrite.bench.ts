@@ -3,13 +3,7 @@ import {
   aescbcEncryptionConfig,
   startControlPlane,
 } from '@krypton/kube-testenv';
-import { kryptonKeys } from '@krypton/plugin-krypton-common';
-import {
-  METADATA_LIST_ACCEPT,
-  NativeSecret,
-  buildSnapshot,
-  inPool,
-} from '@krypton/plugin-krypton-common/engine';
+import { kryptonKeys, METADATA_LIST_ACCEPT, NativeSecret, buildSnapshot, inPool } from '@krypton/core';
 import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,11 +1,10 @@
 module.exports = require('@backstage/cli/config/eslint-factory')(__dirname, {
   restrictedSrcImports: [
     {
-      // The root entry brings Backstage's permission client (and cross-fetch), which the plugin
-      // build cannot resolve and Headlamp has no use for.
+      // Backstage's permissions and catalog links, which Headlamp has no use for (and whose
+      // permission client the plugin build cannot resolve). The plugin builds on the core only.
       name: '@krypton/plugin-krypton-common',
-      message:
-        "Import from '@krypton/plugin-krypton-common/engine', which the plugin bundles.",
+      message: "Import from '@krypton/core'.",
     },
   ],
   overrides: [

@@ -1,5 +1,5 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
-import { SNAPSHOT_NAME_PREFIX, messages } from '@krypton/plugin-krypton-common';
+import { SNAPSHOT_NAME_PREFIX, messages } from '@krypton/core';
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { b64 } from './__testUtils__/history';

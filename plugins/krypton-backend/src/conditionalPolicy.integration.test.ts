@@ -13,10 +13,10 @@ import {
   KRYPTON_SECRET_RESOURCE_TYPE,
   kryptonSecretCreatePermission,
   kryptonSecretReadPermission,
-  messages,
   newSecretResourceRef,
   secretResourceRef,
 } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import request from 'supertest';
 import { AdminClient, eventually } from './__testUtils__/rbac';
 import {

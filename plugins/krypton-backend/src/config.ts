@@ -10,8 +10,8 @@ import {
   tryNormalizeEntityRef,
   validateNamespace,
   validateSecretType,
-} from '@krypton/plugin-krypton-common';
-import { KUBE_REQUEST_DEADLINE_MS } from '@krypton/plugin-krypton-common/engine';
+  KUBE_REQUEST_DEADLINE_MS,
+} from '@krypton/core';
 import { isHeaderExact } from './kubernetes/headerValue';
 
 export type { IdentityMode };

@@ -1,4 +1,4 @@
-import { KryptonError, messages } from '@krypton/plugin-krypton-common';
+import { KryptonError, messages } from '@krypton/core';
 
 /** Turns any error into a Krypton error: known ones keep their fixed message, the rest are 500. */
 export function toKryptonError(err: unknown): KryptonError {

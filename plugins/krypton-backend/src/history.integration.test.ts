@@ -4,7 +4,7 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
+import { NativeSecret } from '@krypton/core';
 import request from 'supertest';
 import { AdminClient, eventually } from './__testUtils__/rbac';
 import {

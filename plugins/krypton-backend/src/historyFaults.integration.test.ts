@@ -26,11 +26,12 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { kryptonKeys, messages } from '@krypton/plugin-krypton-common';
 import {
+  kryptonKeys,
+  messages,
   NativeSecret,
   readSnapshotRecord,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import request from 'supertest';
 import { AdminClient } from './__testUtils__/rbac';
 import {

@@ -4,11 +4,12 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { kryptonKeys, messages } from '@krypton/plugin-krypton-common';
 import {
+  kryptonKeys,
+  messages,
   NativeSecret,
   buildSnapshot,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { JsonObject } from '@backstage/types';
 import request from 'supertest';
 import { b64, hash32 } from './__testUtils__/history';

@@ -7,8 +7,8 @@ import {
 import {
   MAX_SECRET_BYTES,
   SIZE_ESTIMATE_INFLATION,
-} from '@krypton/plugin-krypton-common';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
+  NativeSecret,
+} from '@krypton/core';
 import fc from 'fast-check';
 import http from 'node:http';
 import zlib from 'node:zlib';

@@ -4,7 +4,7 @@ import {
   kindOfRef,
   messages,
   tryNormalizeEntityRef,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { isHeaderExact } from './kubernetes/headerValue';
 import { Impersonation } from './kubernetes/transport';
 

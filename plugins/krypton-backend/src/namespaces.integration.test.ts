@@ -1,5 +1,5 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
-import { messages } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import { randomBytes } from 'crypto';
 import request from 'supertest';
 import { AdminClient, eventually } from './__testUtils__/rbac';

@@ -25,7 +25,11 @@ import { kryptonSecretRules } from './permissions/rules';
 import { createKryptonServices } from './services';
 import { createSecretSignaller } from './signals/secretSignals';
 
-/** Krypton's backend plugin, mounted at /api/krypton. */
+/**
+ * Krypton's backend plugin, mounted at /api/krypton.
+ *
+ * @public
+ */
 export const kryptonPlugin = createBackendPlugin({
   pluginId: 'krypton',
   register(env) {

@@ -3,8 +3,7 @@ import {
   startPostgres,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { messages } from '@krypton/plugin-krypton-common';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
+import { messages, NativeSecret } from '@krypton/core';
 import request from 'supertest';
 import { AdminClient } from './__testUtils__/rbac';
 import {

@@ -4,8 +4,7 @@ import {
   startPostgres,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { messages } from '@krypton/plugin-krypton-common';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
+import { messages, NativeSecret } from '@krypton/core';
 import request from 'supertest';
 import { AdminClient } from './__testUtils__/rbac';
 import {
@@ -209,11 +208,11 @@ function logAround(ops: Op[], failures: Op[]) {
           o.status >= 400 || o.kind === 'delete'
             ? JSON.stringify(o.body)
             : `v${o.body?.version ?? ''} rv ${o.body?.resourceVersion ?? ''}`;
-        return `    ${o === failure ? '>' : ' '} ${o.start.toFixed(1)}-${o.end.toFixed(
+        return `    ${o === failure ? '>' : ' '} ${o.start.toFixed(
           1,
-        )} #${o.n} b${o.backend} ${o.kind}${based}${target}${keep}: ${
-          o.status
-        } ${answer}`;
+        )}-${o.end.toFixed(1)} #${o.n} b${o.backend} ${
+          o.kind
+        }${based}${target}${keep}: ${o.status} ${answer}`;
       });
     process.stdout.write(
       `operations on ${failure.name} around #${failure.n} (${failure.kind} ${

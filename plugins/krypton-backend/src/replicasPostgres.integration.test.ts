@@ -12,7 +12,7 @@ import {
   STORAGE_REWRITE_PAGE_SIZE,
   STORAGE_REWRITE_RUN_MESSAGES,
   inPool,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import knexFactory, { Knex } from 'knex';
 import request from 'supertest';
 import { AdminClient } from './__testUtils__/rbac';

@@ -3,7 +3,7 @@ import {
   INVENTORY_MAX_OBJECTS,
   INVENTORY_MAX_PAGES,
   INVENTORY_PAGE_SIZE,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import {
   FaultProxy,
   startFaultProxy,

@@ -1,6 +1,5 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
-import { messages } from '@krypton/plugin-krypton-common';
-import { STORAGE_REWRITE_RUN_MESSAGES } from '@krypton/plugin-krypton-common/engine';
+import { messages, STORAGE_REWRITE_RUN_MESSAGES } from '@krypton/core';
 import request from 'supertest';
 import { b64 } from './__testUtils__/history';
 import { AdminClient, eventually } from './__testUtils__/rbac';

@@ -1,7 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import { JsonObject } from '@backstage/types';
 import { useTestNamespace } from '@krypton/kube-testenv';
-import { messages } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

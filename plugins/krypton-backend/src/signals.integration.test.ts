@@ -1,9 +1,9 @@
 import { useTestNamespace } from '@krypton/kube-testenv';
 import {
-  AccessRules,
   SecretChangedSignal,
   secretSignalChannel,
 } from '@krypton/plugin-krypton-common';
+import { AccessRules } from '@krypton/core';
 import request from 'supertest';
 import { b64 } from './__testUtils__/history';
 import { AdminClient } from './__testUtils__/rbac';

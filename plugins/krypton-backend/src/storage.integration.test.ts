@@ -4,11 +4,7 @@ import {
   binDir,
   startControlPlane,
 } from '@krypton/kube-testenv';
-import {
-  NativeSecret,
-  UNMANAGED_SECRETS_NOTE,
-  inPool,
-} from '@krypton/plugin-krypton-common/engine';
+import { NativeSecret, UNMANAGED_SECRETS_NOTE, inPool } from '@krypton/core';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,7 @@ import {
   STORAGE_REWRITE_MESSAGES,
   STORAGE_REWRITE_RUN_MESSAGES,
   inPool,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';

@@ -5,7 +5,7 @@ import {
   linkedSecrets,
   linksSecret,
 } from './entityLinks';
-import { MAX_LINKED_SECRET_ENTRIES } from './limits';
+import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
 
 const entity = (secrets: string): Entity => ({
   apiVersion: 'backstage.io/v1alpha1',

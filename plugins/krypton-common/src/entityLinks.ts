@@ -1,14 +1,19 @@
 import { Entity } from '@backstage/catalog-model';
-import { Labels, matchesLabelSelector } from './labelMatch';
-import { MAX_LINKED_SECRET_ENTRIES } from './limits';
 import {
+  Labels,
+  matchesLabelSelector,
+  MAX_LINKED_SECRET_ENTRIES,
   isSnapshotName,
   validateLabelSelector,
   validateNamespace,
   validateSecretName,
-} from './validation';
+} from '@krypton/core';
 
-/** The Backstage Kubernetes plugin's namespace annotation, the selector's fallback namespace. */
+/**
+ * The Backstage Kubernetes plugin's namespace annotation, the selector's fallback namespace.
+ *
+ * @public
+ */
 export const KUBERNETES_NAMESPACE_ANNOTATION =
   'backstage.io/kubernetes-namespace';
 
@@ -16,12 +21,18 @@ export const KUBERNETES_NAMESPACE_ANNOTATION =
  * The catalog annotation listing an entity's Secrets as namespace/name (or cluster/namespace/name),
  * comma-separated. It lives under the configured krypton.annotationPrefix so that one Backstage can
  * run next to another Krypton installation without the two reading each other's links.
+ *
+ * @public
  */
 export function kryptonSecretsAnnotation(prefix: string): string {
   return `${prefix}/secrets`;
 }
 
-/** Every catalog annotation Krypton reads, under the configured prefix. */
+/**
+ * Every catalog annotation Krypton reads, under the configured prefix.
+ *
+ * @public
+ */
 export interface KryptonLinkAnnotations {
   /** `namespace/name` or `cluster/namespace/name` entries, comma-separated. */
   secrets: string;
@@ -33,7 +44,11 @@ export interface KryptonLinkAnnotations {
   cluster: string;
 }
 
-/** The names of Krypton's catalog annotations under the given prefix. */
+/**
+ * The names of Krypton's catalog annotations under the given prefix.
+ *
+ * @public
+ */
 export function kryptonLinkAnnotations(prefix: string): KryptonLinkAnnotations {
   return {
     secrets: kryptonSecretsAnnotation(prefix),
@@ -43,7 +58,11 @@ export function kryptonLinkAnnotations(prefix: string): KryptonLinkAnnotations {
   };
 }
 
-/** One Secret an entity links by name. Without `cluster`, the backend's default cluster serves it. */
+/**
+ * One Secret an entity links by name. Without `cluster`, the backend's default cluster serves it.
+ *
+ * @public
+ */
 export interface SecretRef {
   /** The configured cluster the entry names; absent for namespace/name entries. */
   cluster?: string;
@@ -51,7 +70,11 @@ export interface SecretRef {
   name: string;
 }
 
-/** The Secrets of one namespace that a label selector picks. */
+/**
+ * The Secrets of one namespace that a label selector picks.
+ *
+ * @public
+ */
 export interface SecretSelector {
   /** From <prefix>/cluster; absent means the default cluster. */
   cluster?: string;
@@ -60,7 +83,11 @@ export interface SecretSelector {
   labelSelector: string;
 }
 
-/** What an entity's annotations link, and why a selector annotation could not be used. */
+/**
+ * What an entity's annotations link, and why a selector annotation could not be used.
+ *
+ * @public
+ */
 export interface EntitySecretLinks {
   /**
    * The Secrets named in <prefix>/secrets, valid entries only, each once, from the first
@@ -159,6 +186,8 @@ const secretEntries = (entity: Entity, prefix: string): ParsedEntries =>
  * Parses the entity's secrets annotation under the given prefix, up to its first
  * MAX_LINKED_SECRET_ENTRIES entries. Malformed entries are skipped rather than guessed at;
  * repeated entries are listed once.
+ *
+ * @public
  */
 export function linkedSecrets(entity: Entity, prefix: string): SecretRef[] {
   return secretEntries(entity, prefix).refs;
@@ -213,7 +242,11 @@ function parseSelector(
   };
 }
 
-/** Every link of an entity: named Secrets and the selector, under the given prefix. */
+/**
+ * Every link of an entity: named Secrets and the selector, under the given prefix.
+ *
+ * @public
+ */
 export function entitySecretLinks(
   entity: Entity,
   prefix: string,
@@ -230,6 +263,8 @@ export function entitySecretLinks(
  * Whether the entity links any Secret: a valid named entry, or a selector annotation (an unusable
  * one too, so that its problem is shown on the tab instead of the tab silently disappearing), or
  * entries beyond the cap, which the tab reports.
+ *
+ * @public
  */
 export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
   const links = entitySecretLinks(entity, prefix);
@@ -241,7 +276,11 @@ export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
   );
 }
 
-/** What a link is matched against: where a live Secret is, and its labels. */
+/**
+ * What a link is matched against: where a live Secret is, and its labels.
+ *
+ * @public
+ */
 export interface LinkedSecretFacts {
   cluster: string;
   namespace: string;
@@ -253,6 +292,8 @@ export interface LinkedSecretFacts {
  * Whether an entity's links reach this live Secret: a named entry of its cluster, namespace and
  * name, or the selector of its cluster and namespace matching its labels. An entry or selector
  * without a cluster means the default cluster, as the entity tab reads it.
+ *
+ * @public
  */
 export function linksSecret(
   links: EntitySecretLinks,

@@ -2,14 +2,20 @@ import {
   ResourcePermission,
   createPermission,
 } from '@backstage/plugin-permission-common';
-import type { SecretAction } from './access';
+import type { SecretAction } from '@krypton/core';
 
-/** The resource type of Krypton's per-Secret permissions. */
+/**
+ * The resource type of Krypton's per-Secret permissions.
+ *
+ * @public
+ */
 export const KRYPTON_SECRET_RESOURCE_TYPE = 'krypton-secret';
 
 /**
  * The resource ref of one Secret. The permission backend answers such a ref as unknown (a
  * denial): the backend's resource loader never reads a Secret that a caller names there.
+ *
+ * @public
  */
 export const secretResourceRef = (
   cluster: string,
@@ -20,6 +26,8 @@ export const secretResourceRef = (
 /**
  * The resource ref of a Secret not yet created in a namespace, for the create permission. `*` is
  * never a Secret's name, so it cannot be confused with one.
+ *
+ * @public
  */
 export const newSecretResourceRef = (cluster: string, namespace: string) =>
   `${cluster}/${namespace}/*`;
@@ -27,6 +35,8 @@ export const newSecretResourceRef = (cluster: string, namespace: string) =>
 /**
  * The parts of a resource ref, read from the right: namespaces and names never hold a `/`, so
  * whatever is left of them is the cluster's name. Undefined when the ref has too few parts.
+ *
+ * @public
  */
 export function parseSecretResourceRef(
   ref: string,
@@ -41,14 +51,22 @@ export function parseSecretResourceRef(
   };
 }
 
-/** See a Secret's metadata: name, description, keys, access rules, history list. */
+/**
+ * See a Secret's metadata: name, description, keys, access rules, history list.
+ *
+ * @public
+ */
 export const kryptonSecretReadPermission = createPermission({
   name: 'krypton.secret.read',
   attributes: { action: 'read' },
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
-/** See a Secret's values, live or historical. */
+/**
+ * See a Secret's values, live or historical.
+ *
+ * @public
+ */
 export const kryptonSecretRevealPermission = createPermission({
   name: 'krypton.secret.reveal',
   attributes: { action: 'read' },
@@ -58,6 +76,8 @@ export const kryptonSecretRevealPermission = createPermission({
 /**
  * Create a Secret. A resource permission, so that a policy's conditions (a namespace, for one)
  * judge the Secret as it would be created.
+ *
+ * @public
  */
 export const kryptonSecretCreatePermission = createPermission({
   name: 'krypton.secret.create',
@@ -65,31 +85,39 @@ export const kryptonSecretCreatePermission = createPermission({
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
+/** @public */
 export const kryptonSecretUpdatePermission = createPermission({
   name: 'krypton.secret.update',
   attributes: { action: 'update' },
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
+/** @public */
 export const kryptonSecretDeletePermission = createPermission({
   name: 'krypton.secret.delete',
   attributes: { action: 'delete' },
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
+/** @public */
 export const kryptonSecretRestorePermission = createPermission({
   name: 'krypton.secret.restore',
   attributes: { action: 'update' },
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
+/** @public */
 export const kryptonSecretRestartPermission = createPermission({
   name: 'krypton.secret.restart',
   attributes: { action: 'update' },
   resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
 });
 
-/** Run the operator-facing storage rewrite (re-encrypt Krypton's objects with the current key). */
+/**
+ * Run the operator-facing storage rewrite (re-encrypt Krypton's objects with the current key).
+ *
+ * @public
+ */
 export const kryptonStorageRewritePermission = createPermission({
   name: 'krypton.storage.rewrite',
   attributes: { action: 'update' },
@@ -98,13 +126,19 @@ export const kryptonStorageRewritePermission = createPermission({
 /**
  * See and call Krypton's read-only actions (for AI agents, through MCP). It only shows them: each
  * call is gated like its route.
+ *
+ * @public
  */
 export const kryptonActionsReadPermission = createPermission({
   name: 'krypton.actions.read',
   attributes: { action: 'read' },
 });
 
-/** See and call Krypton's actions that change things: restore and restart-consumers. */
+/**
+ * See and call Krypton's actions that change things: restore and restart-consumers.
+ *
+ * @public
+ */
 export const kryptonActionsWritePermission = createPermission({
   name: 'krypton.actions.write',
   attributes: { action: 'update' },
@@ -113,6 +147,8 @@ export const kryptonActionsWritePermission = createPermission({
 /**
  * The permission each action on one Secret needs: the backend asks for it, and the portal names
  * it in its reasons. Managing access is an update.
+ *
+ * @public
  */
 export const SECRET_ACTION_PERMISSIONS = {
   read: kryptonSecretReadPermission,
@@ -127,7 +163,11 @@ export const SECRET_ACTION_PERMISSIONS = {
   ResourcePermission<typeof KRYPTON_SECRET_RESOURCE_TYPE>
 >;
 
-/** The permissions on one Secret, which a policy may answer with conditions. */
+/**
+ * The permissions on one Secret, which a policy may answer with conditions.
+ *
+ * @public
+ */
 export const kryptonSecretPermissions = [
   kryptonSecretReadPermission,
   kryptonSecretRevealPermission,
@@ -138,6 +178,7 @@ export const kryptonSecretPermissions = [
   kryptonSecretRestartPermission,
 ];
 
+/** @public */
 export const kryptonPermissions = [
   kryptonSecretReadPermission,
   kryptonSecretRevealPermission,

@@ -1,4 +1,4 @@
-import { KryptonError } from '@krypton/plugin-krypton-common/engine';
+import { KryptonError } from '@krypton/core';
 import { SectionBox } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';

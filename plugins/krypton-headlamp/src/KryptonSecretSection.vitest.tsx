@@ -1,8 +1,4 @@
-import {
-  KubeApiError,
-  SECRETS,
-  messages,
-} from '@krypton/plugin-krypton-common/engine';
+import { KubeApiError, SECRETS, messages } from '@krypton/core';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { headlampKrypton } from './engines';

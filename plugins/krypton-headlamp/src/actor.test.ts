@@ -1,8 +1,4 @@
-import {
-  KubeApiError,
-  KubeRestRequest,
-  KubeRestResponse,
-} from '@krypton/plugin-krypton-common/engine';
+import { KubeApiError, KubeRestRequest, KubeRestResponse } from '@krypton/core';
 import { HEADLAMP_ACTOR, headlampActor, reviewedUsername } from './actor';
 
 function answering(...answers: Array<KubeRestResponse | Error>) {

@@ -1,4 +1,4 @@
-import { KubeRestSend } from '@krypton/plugin-krypton-common/engine';
+import { KubeRestSend } from '@krypton/core';
 
 /** snapshot-by of a version saved from Headlamp when the API server does not say who saved it. */
 export const HEADLAMP_ACTOR = 'headlamp';

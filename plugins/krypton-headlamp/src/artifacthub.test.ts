@@ -20,7 +20,7 @@ const workspacePackage = {
   license: 'Apache-2.0',
   backstage: { role: 'web-library' },
   scripts: { build: 'headlamp-plugin build && node scripts/package.mjs' },
-  dependencies: { '@krypton/plugin-krypton-common': 'workspace:^' },
+  dependencies: { '@krypton/core': 'workspace:^' },
   devDependencies: {
     '@kinvolk/headlamp-plugin': '0.14.0',
     '@krypton/kube-testenv': 'workspace:^',

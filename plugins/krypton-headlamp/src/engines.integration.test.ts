@@ -1,13 +1,14 @@
 import { eventually, useTestNamespace } from '@krypton/kube-testenv';
-import { KryptonError, messages } from '@krypton/plugin-krypton-common';
 import {
+  KryptonError,
+  messages,
   KubeApiError,
   METADATA_LIST_ACCEPT,
   RESTART_NOTE,
   SECRETS,
   STATEFUL_SETS,
   restartHttpStatus,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import {
   Admin,
   CLUSTER,

@@ -1,32 +1,21 @@
-// Only the engine entry: the root entry brings Backstage's permission client, which neither
-// Headlamp nor its build has a place for.
 import {
   DEFAULT_ANNOTATION_PREFIX,
+  EngineSettings,
+  KryptonEngines,
   KryptonError,
   KubeGateway,
   LiveGate,
-  LiveSecrets,
-  Parsed,
-  RestartConsumers,
-  SecretHistory,
-  VersionedSecrets,
   VersionedSecretsOptions,
+  createEngines,
   parseHistoryLimit,
   parseManagedOnly,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { WEB_CRYPTO_MISSING } from './messages';
 
 export { WEB_CRYPTO_MISSING };
 
 /** The settings the engines read; each defaults as an unconfigured Krypton server does. */
-export interface HeadlampKryptonSettings {
-  /** krypton.annotationPrefix on the server. */
-  annotationPrefix: string;
-  /** KRYPTON_MANAGED_ONLY: only Krypton-managed Secrets are served. */
-  managedOnly: boolean;
-  /** KRYPTON_HISTORY_LIMIT, parsed: an invalid limit refuses history writes, never defaults. */
-  historyLimit: Parsed<number>;
-}
+export type HeadlampKryptonSettings = EngineSettings;
 
 export const DEFAULT_HEADLAMP_SETTINGS: HeadlampKryptonSettings = {
   annotationPrefix: DEFAULT_ANNOTATION_PREFIX,
@@ -46,7 +35,7 @@ export const RBAC_ONLY_GATE: LiveGate = {
 };
 
 /**
- * History names and binds snapshots by SHA-256 of the live UID (common's hash32, on Web Crypto).
+ * History names and binds snapshots by SHA-256 of the live UID (the core's hash32, on Web Crypto).
  * Browsers give `crypto.subtle` to secure contexts only, so an in-cluster Headlamp on plain HTTP
  * has none: refuse up front, with a message, rather than fail inside the first history call.
  */
@@ -57,20 +46,14 @@ export function requireWebCrypto(
     throw new KryptonError('unavailable', WEB_CRYPTO_MISSING);
 }
 
-/** Krypton's engines for one cluster, acting as the signed-in user. */
-export interface HeadlampKrypton {
-  live: LiveSecrets;
-  versioned: VersionedSecrets;
-  restart: RestartConsumers;
+/** The engines of one cluster with the gate and settings in force inside Headlamp. */
+export interface HeadlampKrypton extends KryptonEngines {
   gate: LiveGate;
   /** The settings in force, for views that foretell what the engines will do (retention). */
   settings: HeadlampKryptonSettings;
 }
 
-/**
- * Wires common's engines as the server's `impersonation` mode does: every call, the history
- * archive and workload patches included, is the user's own, so nothing needs a dry run first.
- */
+/** The core's engines for one cluster, acting as the signed-in user. */
 export function headlampKrypton(options: {
   /** The user's gateway on Headlamp's API proxy (HeadlampKubeGateway). */
   gateway: KubeGateway;
@@ -82,26 +65,14 @@ export function headlampKrypton(options: {
 }): HeadlampKrypton {
   requireWebCrypto();
   const settings = { ...DEFAULT_HEADLAMP_SETTINGS, ...options.settings };
-  const live = new LiveSecrets({
-    gateway: options.gateway,
+  // Headlamp has one identity, the user's: every call, the history archive and workload patches
+  // included, is theirs, as in the server's impersonation mode, so nothing needs a dry run first.
+  const { live, versioned, restart } = createEngines({
+    mode: 'impersonation',
+    gateways: { user: options.gateway, krypton: options.gateway },
     cluster: options.cluster,
-    annotationPrefix: settings.annotationPrefix,
-    managedOnly: settings.managedOnly,
-    historyLimit: settings.historyLimit,
-    proveWrites: false,
-  });
-  const versioned = new VersionedSecrets({
-    live,
-    history: new SecretHistory({
-      gateway: options.gateway,
-      annotationPrefix: settings.annotationPrefix,
-      historyLimit: settings.historyLimit,
-    }),
+    settings,
     actor: options.actor,
-  });
-  const restart = new RestartConsumers({
-    gateway: options.gateway,
-    annotationPrefix: settings.annotationPrefix,
   });
   return { live, versioned, restart, gate: RBAC_ONLY_GATE, settings };
 }

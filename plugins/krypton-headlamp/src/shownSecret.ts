@@ -3,7 +3,7 @@ import {
   NativeSecret,
   isManagedSecret,
   kryptonKeys,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 
 /**
  * What the plugin reads of the object on Headlamp's details view: Headlamp's KubeObject has these

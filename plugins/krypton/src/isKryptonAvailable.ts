@@ -1,8 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
-import {
-  DEFAULT_ANNOTATION_PREFIX,
-  hasLinkedSecrets,
-} from '@krypton/plugin-krypton-common';
+import { hasLinkedSecrets } from '@krypton/plugin-krypton-common';
+import { DEFAULT_ANNOTATION_PREFIX } from '@krypton/core';
 
 /**
  * Whether to show Krypton's entity tab or card, as `isKubernetesAvailable` does for the

@@ -10,7 +10,11 @@ import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
 import { rootRouteRef, secretRouteRef } from './routes';
 
-/** Krypton for the legacy frontend system. */
+/**
+ * Krypton for the legacy frontend system.
+ *
+ * @public
+ */
 export const kryptonPlugin = createPlugin({
   id: 'krypton',
   apis: [
@@ -27,6 +31,8 @@ export const kryptonPlugin = createPlugin({
  * The platform page: Secrets per cluster and namespace, create and adopt, one Secret's detail
  * view under /secret/:namespace/:name, and the operators' storage rewrite. Mount it with a
  * trailing wildcard (FlatRoutes adds one) so that the detail view's sub route matches.
+ *
+ * @public
  */
 export const KryptonPage = kryptonPlugin.provide(
   createRoutableExtension({
@@ -40,6 +46,8 @@ export const KryptonPage = kryptonPlugin.provide(
 /**
  * The entity tab: the Secrets that the entity's annotations link (see hasLinkedSecrets). Show it
  * for the entities that `isKryptonAvailable` accepts.
+ *
+ * @public
  */
 export const EntityKryptonContent = kryptonPlugin.provide(
   createComponentExtension({
@@ -57,6 +65,8 @@ export const EntityKryptonContent = kryptonPlugin.provide(
  * The entity overview's card: the entity's linked Secrets with their version, the last change
  * (who and when) and any problem, linking to each Secret's history and consumers. Show it for
  * the entities that `isKryptonAvailable` accepts.
+ *
+ * @public
  */
 export const EntityKryptonOverviewCard = kryptonPlugin.provide(
   createComponentExtension({

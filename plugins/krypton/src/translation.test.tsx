@@ -2,7 +2,7 @@ import { createTranslationMessages } from '@backstage/core-plugin-api/alpha';
 import { createFrontendModule } from '@backstage/frontend-plugin-api';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
 import { TranslationBlueprint } from '@backstage/plugin-app-react';
-import { ConsumerWorkload } from '@krypton/plugin-krypton-common';
+import { ConsumerWorkload } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
 import { RestartDialog } from './components/consumers/RestartDialog';
 import { DeletedNotice } from './components/delete';

@@ -1,6 +1,6 @@
 import { kubeConfigFor } from '@krypton/kube-testenv';
 import { KubeConfig } from '@kubernetes/client-node';
-import { NativeSecret } from '@krypton/plugin-krypton-common/engine';
+import { NativeSecret } from '@krypton/core';
 import { KubeTransport } from '../kubernetes/transport';
 
 /** Admin-side helpers for integration tests: native objects and RBAC grants. */

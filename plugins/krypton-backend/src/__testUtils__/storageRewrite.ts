@@ -1,7 +1,4 @@
-import {
-  StorageRewriteResult,
-  StorageRewriteRunStatus,
-} from '@krypton/plugin-krypton-common';
+import { StorageRewriteResult, StorageRewriteRunStatus } from '@krypton/core';
 import request from 'supertest';
 import { KryptonTestBackend, as } from './testBackend';
 

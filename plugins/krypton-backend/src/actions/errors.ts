@@ -6,7 +6,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
 } from '@backstage/errors';
-import { KryptonError, messages } from '@krypton/plugin-krypton-common';
+import { KryptonError, messages } from '@krypton/core';
 
 /**
  * Krypton's refusals as the Backstage errors that the actions registry answers with their own

@@ -4,12 +4,10 @@ import {
 } from '@backstage/backend-plugin-api';
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import {
-  DiffSide,
-  KryptonError,
-  keyDiff,
   kryptonActionsReadPermission,
   kryptonActionsWritePermission,
 } from '@krypton/plugin-krypton-common';
+import { DiffSide, KryptonError, keyDiff } from '@krypton/core';
 import { KryptonServices, SecretTarget } from '../services';
 import { toActionError } from './errors';
 import {

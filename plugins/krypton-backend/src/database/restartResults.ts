@@ -1,4 +1,4 @@
-import { LastRestart, RestartResult } from '@krypton/plugin-krypton-common';
+import { LastRestart, RestartResult } from '@krypton/core';
 import { Knex } from 'knex';
 
 const TABLE = 'krypton_restart_results';

@@ -3,8 +3,8 @@ import {
   StorageRewriteResult,
   StorageRewriteRunState,
   StorageRewriteRunStatus,
-} from '@krypton/plugin-krypton-common';
-import { STORAGE_REWRITE_RUN_MESSAGES } from '@krypton/plugin-krypton-common/engine';
+  STORAGE_REWRITE_RUN_MESSAGES,
+} from '@krypton/core';
 import { Knex } from 'knex';
 
 const TABLE = 'krypton_storage_rewrite_runs';

@@ -1,7 +1,4 @@
-import {
-  StorageRewriteResult,
-  StorageRewriteRun,
-} from '@krypton/plugin-krypton-common';
+import { StorageRewriteResult, StorageRewriteRun } from '@krypton/core';
 import { Knex } from 'knex';
 
 const TABLE = 'krypton_storage_rewrites';

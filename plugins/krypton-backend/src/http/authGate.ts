@@ -3,7 +3,7 @@ import {
   BackstageUserPrincipal,
   HttpAuthService,
 } from '@backstage/backend-plugin-api';
-import { KryptonError, messages } from '@krypton/plugin-krypton-common';
+import { KryptonError, messages } from '@krypton/core';
 import { Request, RequestHandler } from 'express';
 import { timed } from '../diagnostics/serverTiming';
 

@@ -1,4 +1,4 @@
-import { KryptonError, parseJsonBody } from '@krypton/plugin-krypton-common';
+import { KryptonError, parseJsonBody } from '@krypton/core';
 import express, { RequestHandler } from 'express';
 
 /** The largest request body: a 1 MiB Secret as JSON text, with room for escapes. */

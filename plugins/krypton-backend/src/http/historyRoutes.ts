@@ -1,4 +1,4 @@
-import { VersionList } from '@krypton/plugin-krypton-common';
+import { VersionList } from '@krypton/core';
 import { Router } from 'express';
 import { HistoryService } from '../services/historyService';
 import { NO_QUERY, withQuery } from './query';

@@ -1,8 +1,4 @@
-import {
-  ParsedQuery,
-  QuerySchema,
-  parseQuery,
-} from '@krypton/plugin-krypton-common';
+import { ParsedQuery, QuerySchema, parseQuery } from '@krypton/core';
 import { Request, Response } from 'express';
 
 export const NO_QUERY = {} as const satisfies QuerySchema;

@@ -1,5 +1,4 @@
-import { KryptonError } from '@krypton/plugin-krypton-common';
-import { restartHttpStatus } from '@krypton/plugin-krypton-common/engine';
+import { KryptonError, restartHttpStatus } from '@krypton/core';
 import { Router } from 'express';
 import { RestartService } from '../services/restartService';
 import { NO_QUERY, withQuery } from './query';

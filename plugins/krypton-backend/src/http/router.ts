@@ -4,7 +4,7 @@ import {
   KryptonError,
   MAX_SECRET_BYTES,
   PREVIEW_LIMIT_CODE_UNITS,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import express from 'express';
 import Router from 'express-promise-router';
 import { KryptonBackendConfig } from '../config';

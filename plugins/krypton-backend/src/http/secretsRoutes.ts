@@ -1,4 +1,4 @@
-import { QuerySchema } from '@krypton/plugin-krypton-common';
+import { QuerySchema } from '@krypton/core';
 import { Router } from 'express';
 import { SecretsService } from '../services/secretsService';
 import { NO_QUERY, withQuery } from './query';

@@ -1,4 +1,4 @@
-import { QuerySchema } from '@krypton/plugin-krypton-common';
+import { QuerySchema } from '@krypton/core';
 import { Router } from 'express';
 import { StorageService } from '../services/storageService';
 import { NO_QUERY, withQuery } from './query';

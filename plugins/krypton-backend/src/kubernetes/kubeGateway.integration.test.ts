@@ -6,7 +6,7 @@ import {
   NativeSecret,
   SECRETS,
   Workload,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { AdminClient } from '../__testUtils__/rbac';
 import { HttpKubeGateway } from './kubeGateway';
 import { KubeTransport } from './transport';

@@ -5,7 +5,7 @@ import {
   KubeRestResponse,
   RestKubeGateway,
   sanitizeReason,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { Impersonation, KubeTransport, KubeTransportError } from './transport';
 
 const LOCAL_REASON = {

@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import {
   KUBE_MAX_RESPONSE_BYTES,
   KUBE_REQUEST_DEADLINE_MS,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';

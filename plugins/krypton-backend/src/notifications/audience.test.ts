@@ -1,4 +1,4 @@
-import { AccessRules } from '@krypton/plugin-krypton-common';
+import { AccessRules } from '@krypton/core';
 import { admittedOwners, admittedRefs } from './audience';
 
 const rules = (partial: Partial<AccessRules> = {}): AccessRules => ({

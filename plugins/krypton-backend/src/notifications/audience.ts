@@ -1,7 +1,4 @@
-import {
-  AccessRules,
-  tryNormalizeEntityRef,
-} from '@krypton/plugin-krypton-common';
+import { AccessRules, tryNormalizeEntityRef } from '@krypton/core';
 
 /**
  * Whom a Secret admits by name at the time of a change: the refs that its access rules name, and

@@ -1,9 +1,6 @@
 import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
-import {
-  DeleteResult,
-  LinkedSecretFacts,
-  RestartStatus,
-} from '@krypton/plugin-krypton-common';
+import { LinkedSecretFacts } from '@krypton/plugin-krypton-common';
+import { DeleteResult, RestartStatus } from '@krypton/core';
 import { NotificationEvent } from '../config';
 import { SecretAudience } from './audience';
 

@@ -1,7 +1,5 @@
-import {
-  parseSecretResourceRef,
-  validateNamespace,
-} from '@krypton/plugin-krypton-common';
+import { parseSecretResourceRef } from '@krypton/plugin-krypton-common';
+import { validateNamespace } from '@krypton/core';
 import { Cluster } from '../kubernetes/clusters';
 import { KryptonSecretResource } from './resource';
 

@@ -10,11 +10,8 @@ import {
   ResourcePermission,
 } from '@backstage/plugin-permission-common';
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
-import {
-  KRYPTON_SECRET_RESOURCE_TYPE,
-  KryptonError,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { KRYPTON_SECRET_RESOURCE_TYPE } from '@krypton/plugin-krypton-common';
+import { KryptonError, messages } from '@krypton/core';
 import { KryptonSecretResource, kryptonSecretResourceRef } from './resource';
 import { timed } from '../diagnostics/serverTiming';
 

@@ -1,12 +1,6 @@
-import {
-  AccessRules,
-  KRYPTON_SECRET_RESOURCE_TYPE,
-} from '@krypton/plugin-krypton-common';
+import { KRYPTON_SECRET_RESOURCE_TYPE } from '@krypton/plugin-krypton-common';
+import { AccessRules, LiveSecrets, NativeSecret } from '@krypton/core';
 import { createPermissionResourceRef } from '@backstage/plugin-permission-node';
-import {
-  LiveSecrets,
-  NativeSecret,
-} from '@krypton/plugin-krypton-common/engine';
 
 /**
  * What a permission policy's conditions see of one Secret: where it lives, its labels, whether

@@ -1,8 +1,4 @@
-import {
-  ACCESS_ROLES,
-  AccessRole,
-  holdsAccessRole,
-} from '@krypton/plugin-krypton-common';
+import { ACCESS_ROLES, AccessRole, holdsAccessRole } from '@krypton/core';
 import { createPermissionRule } from '@backstage/plugin-permission-node';
 import { z } from 'zod';
 import {

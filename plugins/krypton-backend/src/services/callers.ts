@@ -9,12 +9,14 @@ import {
   ResourcePermission,
 } from '@backstage/plugin-permission-common';
 import {
-  AccessPolicy,
   KRYPTON_SECRET_RESOURCE_TYPE,
+  SECRET_ACTION_PERMISSIONS,
+} from '@krypton/plugin-krypton-common';
+import {
+  AccessPolicy,
   KryptonError,
   Principal,
   SECRET_ACTIONS,
-  SECRET_ACTION_PERMISSIONS,
   SecretAction,
   SecretPolicyAnswers,
   SecretWriteAnswer,
@@ -24,21 +26,18 @@ import {
   tryNormalizeEntityRef,
   validateNamespace,
   validateSecretName,
-} from '@krypton/plugin-krypton-common';
-import {
   LiveGate,
   LiveSecrets,
   NativeSecret,
   RequestGateways,
   RestartConsumers,
-  SecretHistory,
   StorageRewrite,
   VALUE_ACTIONS,
   VersionedSecrets,
-  engineGateways,
+  createEngines,
   fromKubeError,
   valuesShown,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { Request } from 'express';
 import { KryptonBackendConfig } from '../config';
 import { impersonationFor } from '../identity';
@@ -211,27 +210,12 @@ export function createContextResolver(deps: ContextDeps) {
     const namespace = validateNamespace(target.namespace);
     const { request, cluster, credentials, principal, actor, gateways } =
       await identify(target);
-    const engine = engineGateways(config.identity, gateways);
-    const live = new LiveSecrets({
-      gateway: engine.live,
+    const { live, versioned, restart } = createEngines({
+      mode: config.identity,
+      gateways,
       cluster: cluster.name,
-      annotationPrefix: config.annotationPrefix,
-      managedOnly: config.managedOnly,
-      historyLimit: config.historyLimit,
-      proveWrites: engine.proveLiveWrites,
-    });
-    const versioned = new VersionedSecrets({
-      live,
-      history: new SecretHistory({
-        gateway: engine.archive,
-        annotationPrefix: config.annotationPrefix,
-        historyLimit: config.historyLimit,
-      }),
+      settings: config,
       actor,
-    });
-    const restart = new RestartConsumers({
-      gateway: engine.archive,
-      annotationPrefix: config.annotationPrefix,
     });
     const aclDenies = (secret: NativeSecret, action: SecretAction) =>
       evaluateAccess(

@@ -4,8 +4,8 @@ import {
   VersionSummary,
   parseRestoreRequest,
   parseVersionParam,
-} from '@krypton/plugin-krypton-common';
-import { VALUE_ACTIONS } from '@krypton/plugin-krypton-common/engine';
+  VALUE_ACTIONS,
+} from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
 import { SecretTarget, admitSecretName, permissionsFor } from './callers';
 import { ServiceDeps } from './deps';

@@ -1,5 +1,5 @@
 import { kryptonSecretReadPermission } from '@krypton/plugin-krypton-common';
-import { listNamespaceNames } from '@krypton/plugin-krypton-common/engine';
+import { listNamespaceNames } from '@krypton/core';
 import { CallerInput } from './callers';
 import { ServiceDeps } from './deps';
 

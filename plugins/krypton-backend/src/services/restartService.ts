@@ -4,7 +4,7 @@ import {
   LastRestart,
   RestartResult,
   messages,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
 import { SecretTarget, admitSecretName } from './callers';
 import { ServiceDeps } from './deps';

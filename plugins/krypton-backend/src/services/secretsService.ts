@@ -1,4 +1,8 @@
 import {
+  kryptonSecretCreatePermission,
+  kryptonSecretReadPermission,
+} from '@krypton/plugin-krypton-common';
+import {
   DeleteResult,
   KryptonError,
   SecretDto,
@@ -8,18 +12,14 @@ import {
   SecretWriteAnswer,
   base64DecodedLength,
   emptyMap,
-  kryptonSecretCreatePermission,
-  kryptonSecretReadPermission,
   parseAdoptRequest,
   parseCreateRequest,
   parseUpdateRequest,
   validateLabelSelector,
-} from '@krypton/plugin-krypton-common';
-import {
   LiveGate,
   NativeSecret,
   VALUE_ACTIONS,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { SecretTarget, admitSecretName, permissionsFor } from './callers';

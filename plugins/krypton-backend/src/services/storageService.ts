@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { kryptonStorageRewritePermission } from '@krypton/plugin-krypton-common';
 import {
   KryptonError,
   StorageMigrationStatus,
@@ -8,16 +9,13 @@ import {
   StorageRewriteRun,
   StorageRewriteRunState,
   StorageRewriteRunStatus,
-  kryptonStorageRewritePermission,
   isAdmin,
   validateNamespace,
-} from '@krypton/plugin-krypton-common';
-import {
   STORAGE_REWRITE_RUN_MESSAGES,
   StorageRewrite,
   inPool,
   storageMigrationStatus,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { outsideRequest } from '../diagnostics/serverTiming';
 import { AUDIT_EVENTS } from './audit';
 import { CallerInput, ClusterRequestContext } from './callers';

@@ -1,8 +1,4 @@
-import { SecretWriteAnswer } from '@krypton/plugin-krypton-common';
-import {
-  NativeSecret,
-  VersionedWrite,
-} from '@krypton/plugin-krypton-common/engine';
+import { SecretWriteAnswer, NativeSecret, VersionedWrite } from '@krypton/core';
 
 /** An update's or restore's answer, and what it saved into history for its audit event. */
 export async function versionedWriteResult(

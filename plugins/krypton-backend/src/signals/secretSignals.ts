@@ -2,9 +2,9 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { SignalsService } from '@backstage/plugin-signals-node';
 import {
   SecretChangedSignal,
-  hasAccessRules,
   secretSignalChannel,
 } from '@krypton/plugin-krypton-common';
+import { hasAccessRules } from '@krypton/core';
 import { SecretChange, SecretNotifier, admittedRefs } from '../notifications';
 
 /** The signal of a change to the Secret itself; a restart changes workloads, so it has none. */

@@ -4,12 +4,7 @@ import {
   kubeConfigFor,
   testClusterState,
 } from '@krypton/kube-testenv';
-import {
-  KubeRestSend,
-  NativeSecret,
-  SECRETS,
-  Workload,
-} from '@krypton/plugin-krypton-common/engine';
+import { KubeRestSend, NativeSecret, SECRETS, Workload } from '@krypton/core';
 import { HeadlampKubeGateway } from '../gateway/HeadlampKubeGateway';
 import { headlampSend } from '../gateway/headlampSend';
 import { clusterRequestOn } from './clusterRequest';

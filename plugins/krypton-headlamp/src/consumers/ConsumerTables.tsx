@@ -1,7 +1,4 @@
-import {
-  ConsumerWorkload,
-  DiscoveryFailure,
-} from '@krypton/plugin-krypton-common/engine';
+import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';

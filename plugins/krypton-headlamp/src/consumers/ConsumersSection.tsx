@@ -1,7 +1,4 @@
-import {
-  ConsumersResult,
-  RestartResult,
-} from '@krypton/plugin-krypton-common/engine';
+import { ConsumersResult, RestartResult } from '@krypton/core';
 import { Loader } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';

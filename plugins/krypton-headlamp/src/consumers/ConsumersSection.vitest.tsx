@@ -8,7 +8,7 @@ import {
   STATEFUL_SETS,
   Workload,
   messages,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { KryptonSecretSection } from '../KryptonSecretSection';

@@ -3,7 +3,7 @@ import {
   DiscoveryFailure,
   awaitsManualRollout,
   workloadLabel,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

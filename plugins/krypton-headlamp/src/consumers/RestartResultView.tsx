@@ -4,7 +4,7 @@ import {
   RestartResult,
   WorkloadRef,
   restartOutcomeOf,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';

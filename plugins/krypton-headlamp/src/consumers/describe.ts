@@ -1,7 +1,4 @@
-import {
-  ConsumerWorkload,
-  SecretUsage,
-} from '@krypton/plugin-krypton-common/engine';
+import { ConsumerWorkload, SecretUsage } from '@krypton/core';
 import { text } from '../messages';
 
 const usageText = text.consumers.usage;

@@ -1,4 +1,4 @@
-import { ConsumersResult } from '@krypton/plugin-krypton-common/engine';
+import { ConsumersResult } from '@krypton/core';
 import { HeadlampKrypton } from '../engines';
 import { ShownSecret } from '../shownSecret';
 import { LoadState, useLoad } from '../useLoad';

@@ -1,4 +1,4 @@
-import { RestKubeGateway } from '@krypton/plugin-krypton-common/engine';
+import { RestKubeGateway } from '@krypton/core';
 import { HeadlampSendOptions, headlampSend } from './headlampSend';
 
 /**

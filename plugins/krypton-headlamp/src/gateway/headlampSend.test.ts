@@ -1,10 +1,10 @@
-import { KryptonError } from '@krypton/plugin-krypton-common';
 import {
+  KryptonError,
   DEPLOYMENTS,
   KubeApiError,
   SECRETS,
   fromKubeError,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { requireWebCrypto, WEB_CRYPTO_MISSING } from '../engines';
 import {
   ClusterRequest,

@@ -4,7 +4,7 @@ import {
   KubeApiError,
   KubeRestRequest,
   KubeRestSend,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { ClusterRequest, KubeQuery } from './clusterRequest';
 
 export interface HeadlampSendOptions {

@@ -7,7 +7,7 @@ import {
   restoreBlockOf,
   retentionOutlook,
   valuesShown,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { Loader } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';

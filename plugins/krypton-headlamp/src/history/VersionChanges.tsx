@@ -3,7 +3,7 @@ import {
   LiveComparison,
   keyDiff,
   versionSide,
-} from '@krypton/plugin-krypton-common/engine';
+} from '@krypton/core';
 import { Loader } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

@@ -1,4 +1,4 @@
-import { KryptonError } from '@krypton/plugin-krypton-common/engine';
+import { KryptonError } from '@krypton/core';
 import { text } from '../messages';
 
 /** How the history views read a failed engine call. */

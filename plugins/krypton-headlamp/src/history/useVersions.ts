@@ -1,4 +1,4 @@
-import { VersionSummary } from '@krypton/plugin-krypton-common/engine';
+import { VersionSummary } from '@krypton/core';
 import { HeadlampKrypton } from '../engines';
 import { ShownSecret } from '../shownSecret';
 import { LoadState, useLoad } from '../useLoad';

@@ -1,5 +1,5 @@
 import { SectionBox } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
-import { splitData } from '@krypton/plugin-krypton-common/engine';
+import { splitData } from '@krypton/core';
 import { ValuesTable, valueEntries } from '@krypton/plugin-krypton-react';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';

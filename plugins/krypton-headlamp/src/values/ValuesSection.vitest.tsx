@@ -1,4 +1,4 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/core';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderInHeadlamp } from '../__testUtils__/renderInHeadlamp';

@@ -1,4 +1,4 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/core';
 import { renderValues } from '../__testUtils__/renderValues';
 import { fireEvent, screen } from '@testing-library/react';
 import { ValuePreview } from './ValuePreview';

@@ -1,4 +1,4 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/core';
 import { Component, ReactNode, useId, useMemo, useState } from 'react';
 import {
   PreviewFormat,

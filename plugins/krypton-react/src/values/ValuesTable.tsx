@@ -145,6 +145,7 @@ const ValueRow = ({
   );
 };
 
+/** @public */
 export interface ValuesTableProps {
   entries: ValueEntry[];
   /**
@@ -163,6 +164,8 @@ export interface ValuesTableProps {
  * One row per key: kind, size, the value masked until revealed, and Reveal, Expand value (the
  * preview), Raw and Copy. Read-only by design, which is what binary values require: they are
  * viewed and copied as base64.
+ *
+ * @public
  */
 export const ValuesTable = ({
   entries,

@@ -1,13 +1,14 @@
-import {
-  base64DecodedLength,
-  isBase64,
-  utf8Length,
-} from '@krypton/plugin-krypton-common/values';
+import { base64DecodedLength, isBase64, utf8Length } from '@krypton/core';
 import type { ValuesT } from './texts';
 
-/** text: lossless UTF-8 from data; binary: original base64 from binaryData; missing: listed only. */
+/**
+ * text: lossless UTF-8 from data; binary: original base64 from binaryData; missing: listed only.
+ *
+ * @public
+ */
 export type ValueKind = 'text' | 'binary' | 'missing';
 
+/** @public */
 export interface ValueEntry {
   key: string;
   kind: ValueKind;
@@ -32,6 +33,8 @@ function byCodeUnits(a: string, b: string): number {
 /**
  * One entry per key of keys, data and binaryData, sorted. A key present in both maps is treated as
  * binary, the more cautious reading: it is never previewed as text.
+ *
+ * @public
  */
 export function valueEntries(
   data: Record<string, string>,
@@ -62,7 +65,11 @@ export function valueEntries(
   });
 }
 
-/** What a Secret's metadata tells of its values without them: the keys, which are binary, sizes. */
+/**
+ * What a Secret's metadata tells of its values without them: the keys, which are binary, sizes.
+ *
+ * @public
+ */
 export interface KeyFacts {
   keys: readonly string[];
   binaryKeys: readonly string[];
@@ -73,6 +80,8 @@ export interface KeyFacts {
 /**
  * One entry per key of a Secret whose values are fetched only when asked for (ValuesTable's
  * `load`): kind and size come from its metadata, a value only once it was fetched (`loaded`).
+ *
+ * @public
  */
 export function keyEntries(
   facts: KeyFacts,

@@ -3,7 +3,11 @@ import { isMap, parseAllDocuments } from 'yaml';
 import type { ValuesT } from './texts';
 import { mayBeYamlMapping } from './yamlMapping';
 
-/** What a text value can be previewed as. */
+/**
+ * What a text value can be previewed as.
+ *
+ * @public
+ */
 export type PreviewFormat =
   | 'markdown'
   | 'json'
@@ -12,7 +16,11 @@ export type PreviewFormat =
   | 'pem'
   | 'text';
 
-/** A chosen format, or auto: detect it from the value. */
+/**
+ * A chosen format, or auto: detect it from the value.
+ *
+ * @public
+ */
 export type PreviewMode = 'auto' | PreviewFormat;
 
 /** A format's name, as the preview's buttons and notes say it. */

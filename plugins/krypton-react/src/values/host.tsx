@@ -2,10 +2,18 @@ import { ComponentType, ReactNode, createContext, useContext } from 'react';
 import type { PreviewMode } from './formats';
 import type { ValuesT } from './texts';
 
-/** Where a certificate stands against its validity period now; the host's CertificateStatus shows it. */
+/**
+ * Where a certificate stands against its validity period now; the host's CertificateStatus shows it.
+ *
+ * @public
+ */
 export type ExpiryStatus = 'expired' | 'expiring' | 'not-yet-valid' | 'valid';
 
-/** The class names a host styles the value views with, each for one part of them. */
+/**
+ * The class names a host styles the value views with, each for one part of them.
+ *
+ * @public
+ */
 export interface ValuesClasses {
   /** A block of raw text (a `pre`): monospace, scrolling, wrapping anywhere. */
   raw: string;
@@ -42,6 +50,8 @@ export interface ValuesClasses {
 /**
  * How a text of the value views is set: a note in a paragraph, a line, muted, a title, a small
  * muted line under a cell's text, or a small live status (role="status").
+ *
+ * @public
  */
 export type TextKind =
   | 'paragraph'
@@ -51,12 +61,14 @@ export type TextKind =
   | 'caption'
   | 'status';
 
+/** @public */
 export interface HostTextProps {
   kind: TextKind;
   id?: string;
   children: ReactNode;
 }
 
+/** @public */
 export interface ModePickerProps {
   modes: readonly PreviewMode[];
   value: PreviewMode;
@@ -66,9 +78,14 @@ export interface ModePickerProps {
   labelledBy: string;
 }
 
-/** What a button of a value's row does; a host may give each its icon. */
+/**
+ * What a button of a value's row does; a host may give each its icon.
+ *
+ * @public
+ */
 export type ValueAction = 'reveal' | 'hide' | 'expand' | 'raw' | 'copy';
 
+/** @public */
 export interface ActionButtonProps {
   action: ValueAction;
   /** The button's text and accessible name. */
@@ -84,7 +101,11 @@ export interface ActionButtonProps {
   onClick: () => void;
 }
 
-/** The host's table, whose parts take the same props in MUI v4 and v5. */
+/**
+ * The host's table, whose parts take the same props in MUI v4 and v5.
+ *
+ * @public
+ */
 export interface TableParts {
   Table: ComponentType<{ label: string; children: ReactNode }>;
   Head: ComponentType<{ children: ReactNode }>;
@@ -99,6 +120,7 @@ export interface TableParts {
   }>;
 }
 
+/** @public */
 export interface CertificateStatusProps {
   status: ExpiryStatus;
   children: string;
@@ -108,6 +130,8 @@ export interface CertificateStatusProps {
  * What a host gives the value views: its words, its classes and the few controls that look like
  * the host's own (text, the format choice, a status, a button and a table). Everything the views decide (what is parsed, what is rendered, what a link may
  * be, what stays masked) is in this package, the same for every host.
+ *
+ * @public
  */
 export interface ValuesHost {
   t: ValuesT;
@@ -121,7 +145,11 @@ export interface ValuesHost {
 
 const HostContext = createContext<ValuesHost | undefined>(undefined);
 
-/** Makes a host's pieces available to the value views below it. */
+/**
+ * Makes a host's pieces available to the value views below it.
+ *
+ * @public
+ */
 export function ValuesHostProvider(props: {
   host: ValuesHost;
   children: ReactNode;

@@ -1,4 +1,4 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common/values';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/core';
 import { renderValues } from '../__testUtils__/renderValues';
 import { screen, waitFor } from '@testing-library/react';
 import MarkdownIt, { type Options } from 'markdown-it';

@@ -2,6 +2,8 @@
  * The words of the value views, in English. The Backstage plugin puts them in its translation ref
  * (areas `values` and `preview`), so that apps can translate them; a host without translations
  * renders them with englishValuesT.
+ *
+ * @public
  */
 export const valuesMessages = {
   table: {
@@ -99,7 +101,11 @@ export const valuesMessages = {
   },
 } as const;
 
-/** The words of the Markdown preview. */
+/**
+ * The words of the Markdown preview.
+ *
+ * @public
+ */
 export const previewMessages = {
   markdown: {
     tooManyElements:

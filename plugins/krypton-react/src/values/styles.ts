@@ -1,6 +1,10 @@
 import type { ValuesClasses } from './host';
 
-/** The parts of a host's theme that the value views' styles use; MUI v4 and v5 themes have them. */
+/**
+ * The parts of a host's theme that the value views' styles use; MUI v4 and v5 themes have them.
+ *
+ * @public
+ */
 export interface ValuesTheme {
   spacing: (...units: number[]) => string;
   palette: {
@@ -16,7 +20,11 @@ export interface ValuesTheme {
   };
 }
 
-/** Read by assistive technology, not shown: the rules of any host's visually hidden text. */
+/**
+ * Read by assistive technology, not shown: the rules of any host's visually hidden text.
+ *
+ * @public
+ */
 export const VISUALLY_HIDDEN = {
   position: 'absolute',
   width: 1,
@@ -26,7 +34,11 @@ export const VISUALLY_HIDDEN = {
   whiteSpace: 'nowrap',
 } as const;
 
-/** One class's rules, in the object syntax that both JSS (MUI v4) and Emotion (MUI v5) read. */
+/**
+ * One class's rules, in the object syntax that both JSS (MUI v4) and Emotion (MUI v5) read.
+ *
+ * @public
+ */
 export interface StyleRules {
   [property: string]: string | number | undefined | StyleRules;
 }
@@ -35,6 +47,8 @@ export interface StyleRules {
  * The rules of every class of ValuesClasses. They are part of what makes a large value cheap to
  * show (containment, content-visibility), so they are written once for every host; a host turns
  * them into class names its own way.
+ *
+ * @public
  */
 export function valuesStyles(
   theme: ValuesTheme,

@@ -1,19 +1,31 @@
 import { previewMessages, valuesMessages } from './messages';
 
-/** The messages of the value views, under the areas they have in Krypton's translation ref. */
+/**
+ * The messages of the value views, under the areas they have in Krypton's translation ref.
+ *
+ * @public
+ */
 export const valueViewMessages = {
   values: valuesMessages,
   preview: previewMessages,
 } as const;
 
-/** The dotted keys of the messages of a tree of messages, as i18next reads them. */
+/**
+ * The dotted keys of the messages of a tree of messages, as i18next reads them.
+ *
+ * @public
+ */
 export type MessageKeyOf<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string
     ? `${Prefix}${K}`
     : MessageKeyOf<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
 
-/** A key with i18next's plural suffix (`_one`, `_other`...) taken off. */
+/**
+ * A key with i18next's plural suffix (`_one`, `_other`...) taken off.
+ *
+ * @public
+ */
 export type WithoutPluralSuffix<K> = K extends `${infer Base}_${
   | 'zero'
   | 'one'
@@ -24,17 +36,29 @@ export type WithoutPluralSuffix<K> = K extends `${infer Base}_${
   ? Base
   : K;
 
-/** A message key of the value views, with plural forms under their common key, as i18next has it. */
+/**
+ * A message key of the value views, with plural forms under their common key, as i18next has it.
+ *
+ * @public
+ */
 export type ValuesTextKey = WithoutPluralSuffix<
   MessageKeyOf<typeof valueViewMessages>
 >;
 
-/** Interpolation values by name; a numeric `count` picks the plural form. */
+/**
+ * Interpolation values by name; a numeric `count` picks the plural form.
+ *
+ * @public
+ */
 export interface ValuesTextParams {
   [name: string]: string | number;
 }
 
-/** How a host turns a key of the value views into words: Backstage's translation `t` is one. */
+/**
+ * How a host turns a key of the value views into words: Backstage's translation `t` is one.
+ *
+ * @public
+ */
 export type ValuesT = (key: ValuesTextKey, params?: ValuesTextParams) => string;
 
 type MessageTree = { readonly [key: string]: string | MessageTree };
@@ -58,6 +82,8 @@ const PLACEHOLDER = /\{\{\s*(\w+)\s*(?:,\s*(number)\s*)?\}\}/g;
 /**
  * The English messages with i18next's interpolation and plural keys, for a host that has no
  * translation system of its own (Headlamp's plugins have none for a plugin's texts).
+ *
+ * @public
  */
 export const englishValuesT: ValuesT = (key, params = {}) => {
   const { count } = params;

@@ -14,7 +14,7 @@ import {
   SecretDto,
   SecretListItem,
   SecretSummary,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { ReactNode } from 'react';
 import { kryptonApiRef } from '../api/KryptonApi';
 import { KryptonClient } from '../api/KryptonClient';

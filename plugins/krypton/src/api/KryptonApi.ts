@@ -18,8 +18,9 @@ import {
   UpdateSecretRequest,
   VersionDto,
   VersionList,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 
+/** @public */
 export interface KryptonHealth {
   status: 'ok';
 }
@@ -27,6 +28,8 @@ export interface KryptonHealth {
 /**
  * Which Secret a call is about. `cluster` is optional: without it, the backend's default (first)
  * cluster answers.
+ *
+ * @public
  */
 export interface SecretLocation {
   cluster?: string;
@@ -34,13 +37,19 @@ export interface SecretLocation {
   name: string;
 }
 
-/** A namespace of a cluster, for the list and create routes. */
+/**
+ * A namespace of a cluster, for the list and create routes.
+ *
+ * @public
+ */
 export type NamespaceLocation = Omit<SecretLocation, 'name'>;
 
 /**
  * Krypton's backend API, as the frontend sees it. Every failure raises a ResponseError whose
  * message is the backend's fixed `{ error }` text, except the attempts of restartConsumers, which
  * resolve to their typed result for 200, 207 and 503.
+ *
+ * @public
  */
 export interface KryptonApi {
   getHealth(): Promise<KryptonHealth>;
@@ -142,6 +151,7 @@ export interface KryptonApi {
   }): Promise<StorageMigrationStatus>;
 }
 
+/** @public */
 export const kryptonApiRef = createApiRef<KryptonApi>({
   id: 'plugin.krypton.api',
 });

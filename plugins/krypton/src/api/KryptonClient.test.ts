@@ -4,7 +4,7 @@ import {
   SecretWriteAnswer,
   StorageRewriteRunStatus,
   hasValues,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { KryptonClient } from './KryptonClient';

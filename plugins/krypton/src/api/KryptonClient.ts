@@ -18,7 +18,7 @@ import {
   UpdateSecretRequest,
   VersionDto,
   VersionList,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import {
   KryptonApi,
   KryptonHealth,
@@ -51,7 +51,11 @@ function isRestartResult(body: unknown): body is RestartResult {
   );
 }
 
-/** KryptonApi over the backend plugin's HTTP routes, with the signed-in user's credentials. */
+/**
+ * KryptonApi over the backend plugin's HTTP routes, with the signed-in user's credentials.
+ *
+ * @public
+ */
 export class KryptonClient implements KryptonApi {
   constructor(
     private readonly deps: { discoveryApi: DiscoveryApi; fetchApi: FetchApi },

@@ -1,4 +1,4 @@
-import { messages } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import { responseError } from './responseError';
 import { failureOf } from './failure';
 

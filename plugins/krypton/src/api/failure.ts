@@ -1,5 +1,5 @@
 import { ResponseError, isError } from '@backstage/errors';
-import { FailureKind, classifyFailure } from '@krypton/plugin-krypton-common';
+import { FailureKind, classifyFailure } from '@krypton/core';
 
 /** A failed call to Krypton, as the components decide on it. */
 export interface Failure {

@@ -1,7 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/plugin-krypton-common';
+import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

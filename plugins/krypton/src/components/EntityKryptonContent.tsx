@@ -12,10 +12,10 @@ import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import {
   KUBERNETES_NAMESPACE_ANNOTATION,
-  MAX_LINKED_SECRET_ENTRIES,
   entitySecretLinks,
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
+import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
 import { kryptonApiRef } from '../api/KryptonApi';
 import { useKryptonT } from '../translation';
 import { useKryptonConfig } from './access/useKryptonConfig';
@@ -59,6 +59,8 @@ function SelectorNote({ result }: { result: SelectorResult }) {
 /**
  * The entity tab: the Secrets that the entity's annotations link, named or by label selector, as
  * metadata only. Links that do not resolve stay visible as rows with the server's reason.
+ *
+ * @public
  */
 export const EntityKryptonContent = () => {
   const { entity } = useEntity();

@@ -6,6 +6,8 @@ import { SecretsHome } from './platform/SecretsHome';
  * The standalone page for platform teams: the Secrets of a namespace, and one Secret's detail
  * view under secretRouteRef's path (relative to wherever the app mounts the page), with its tab
  * as an optional last segment.
+ *
+ * @public
  */
 export const KryptonPage = () => (
   <Routes>

@@ -5,7 +5,7 @@ import {
   SecretAction,
   SecretListItem,
   SecretSummary,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';

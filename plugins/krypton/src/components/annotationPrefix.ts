@@ -1,5 +1,5 @@
 import { ConfigApi, configApiRef, useApi } from '@backstage/core-plugin-api';
-import { DEFAULT_ANNOTATION_PREFIX } from '@krypton/plugin-krypton-common';
+import { DEFAULT_ANNOTATION_PREFIX } from '@krypton/core';
 
 /**
  * The prefix of Krypton's annotations, from the same krypton.annotationPrefix key the backend
@@ -15,7 +15,11 @@ export function readAnnotationPrefix(
   );
 }
 
-/** The configured prefix of Krypton's annotations, for components. */
+/**
+ * The configured prefix of Krypton's annotations, for components.
+ *
+ * @public
+ */
 export function useKryptonAnnotationPrefix(): string {
   return readAnnotationPrefix(useApi(configApiRef));
 }

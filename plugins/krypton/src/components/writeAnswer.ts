@@ -4,7 +4,7 @@ import {
   SecretSummary,
   SecretWriteAnswer,
   hasValues,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 
 /**
  * Every field of SecretSummary but the policy's answers and the sizes, which only the summary

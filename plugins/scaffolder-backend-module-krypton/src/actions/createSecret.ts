@@ -4,10 +4,7 @@ import {
   TaskSecrets,
   createTemplateAction,
 } from '@backstage/plugin-scaffolder-node';
-import {
-  CreateSecretRequest,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { CreateSecretRequest, SecretWriteAnswer } from '@krypton/core';
 
 /**
  * The services that {@link createKryptonSecretCreateAction} calls Krypton with.

@@ -1,4 +1,4 @@
-import { SecretAction, messages } from '@krypton/plugin-krypton-common';
+import { SecretAction, messages } from '@krypton/core';
 import { englishT } from '../../__testUtils__/englishT';
 import {
   AccessInputs,

@@ -1,16 +1,16 @@
+import { SECRET_ACTION_PERMISSIONS } from '@krypton/plugin-krypton-common';
 import {
   AccessPolicy,
   AccessRules,
   IdentityMode,
   Principal,
   SECRET_ACTIONS,
-  SECRET_ACTION_PERMISSIONS,
   SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretAction,
   evaluateAccess,
   hasAccessRules,
   messages,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { KryptonT } from '../../translation';
 
 export { SECRET_ACTIONS };

@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { KryptonConfigDto } from '@krypton/plugin-krypton-common';
+import { KryptonConfigDto } from '@krypton/core';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
 

@@ -1,5 +1,5 @@
 import { identityApiRef, useApi } from '@backstage/core-plugin-api';
-import { Principal } from '@krypton/plugin-krypton-common';
+import { Principal } from '@krypton/core';
 import useAsync from 'react-use/esm/useAsync';
 
 /** The signed-in user as the access rules see them: their ref and their ownership refs. */

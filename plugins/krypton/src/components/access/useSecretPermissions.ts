@@ -3,7 +3,7 @@ import {
   SECRET_ACTIONS,
   SecretAction,
   SecretPolicyAnswers,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 
 export interface SecretPermissions {
   loading: boolean;

@@ -1,7 +1,4 @@
-import {
-  ConsumerWorkload,
-  DiscoveryFailure,
-} from '@krypton/plugin-krypton-common';
+import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';

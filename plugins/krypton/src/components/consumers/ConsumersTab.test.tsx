@@ -1,7 +1,7 @@
 import { CATALOG_FILTER_EXISTS } from '@backstage/plugin-catalog-react';
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { messages } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';

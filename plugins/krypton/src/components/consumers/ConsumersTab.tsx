@@ -16,7 +16,7 @@ import {
   RestartResult,
   SecretSummary,
   tryNormalizeEntityRef,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';

@@ -1,6 +1,6 @@
 import { Entity, parseEntityRef } from '@backstage/catalog-model';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
-import { Labels } from '@krypton/plugin-krypton-common';
+import { Labels } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useMemo } from 'react';

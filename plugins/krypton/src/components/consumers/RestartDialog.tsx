@@ -3,7 +3,7 @@ import {
   DiscoveryFailure,
   awaitsManualRollout,
   workloadLabel,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';

@@ -5,7 +5,7 @@ import {
   RestartFailure,
   RestartResult,
   WorkloadRef,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';

@@ -1,8 +1,4 @@
-import {
-  ConsumerWorkload,
-  RestartStatus,
-  SecretUsage,
-} from '@krypton/plugin-krypton-common';
+import { ConsumerWorkload, RestartStatus, SecretUsage } from '@krypton/core';
 import { KryptonT } from '../../translation';
 
 /** How one pod template reads the Secret, in the manifest's own terms. */

@@ -1,9 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
-import {
-  ConsumerWorkload,
-  RestartFailure,
-  WorkloadRef,
-} from '@krypton/plugin-krypton-common';
+import { ConsumerWorkload, RestartFailure, WorkloadRef } from '@krypton/core';
 import {
   NOT_IN_CATALOG_TITLE,
   entityTitle,

@@ -4,14 +4,14 @@ import {
   parseEntityRef,
   stringifyEntityRef,
 } from '@backstage/catalog-model';
+import { KUBERNETES_NAMESPACE_ANNOTATION } from '@krypton/plugin-krypton-common';
 import {
-  KUBERNETES_NAMESPACE_ANNOTATION,
   LabelRequirement,
   Labels,
   WorkloadRef,
   matchesRequirements,
   tryParseLabelSelector,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 
 /** The Backstage Kubernetes plugin's annotations that tie cluster objects to an entity. */
 export const KUBERNETES_ID_ANNOTATION = 'backstage.io/kubernetes-id';

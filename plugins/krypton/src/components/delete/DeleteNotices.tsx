@@ -1,4 +1,4 @@
-import { DeleteResult } from '@krypton/plugin-krypton-common';
+import { DeleteResult } from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';

@@ -1,9 +1,5 @@
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import {
-  DeleteResult,
-  SecretSummary,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { DeleteResult, SecretSummary, messages } from '@krypton/core';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

@@ -1,4 +1,4 @@
-import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
+import { DeleteResult, SecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';

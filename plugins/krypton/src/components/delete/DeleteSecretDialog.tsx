@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { DeleteResult, SecretSummary } from '@krypton/plugin-krypton-common';
+import { DeleteResult, SecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';

@@ -3,11 +3,7 @@ import {
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
-import {
-  SecretDto,
-  SecretSummary,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { SecretDto, SecretSummary, messages } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

@@ -1,5 +1,5 @@
 import { InfoCard, StatusError, StatusOK } from '@backstage/core-components';
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';

@@ -1,9 +1,9 @@
 import { registerMswTestHooks } from '@backstage/test-utils';
 import {
   SecretChangedSignal,
-  SecretDto,
   secretSignalChannel,
 } from '@krypton/plugin-krypton-common';
+import { SecretDto } from '@krypton/core';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

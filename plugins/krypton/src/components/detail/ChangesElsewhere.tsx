@@ -1,9 +1,9 @@
 import { useApi } from '@backstage/core-plugin-api';
 import {
   SecretChangedSignal,
-  SecretSummary,
   secretSignalChannel,
 } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import { useSignal } from '@backstage/plugin-signals-react';
 import Alert from '@material-ui/lab/Alert';
 import { useEffect, useRef } from 'react';

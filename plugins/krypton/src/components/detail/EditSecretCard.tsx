@@ -1,8 +1,5 @@
 import { InfoCard } from '@backstage/core-components';
-import {
-  SecretSummary,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { SecretSummary, SecretWriteAnswer } from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import { ReactNode } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';

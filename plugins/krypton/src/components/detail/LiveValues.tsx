@@ -1,4 +1,4 @@
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import { useMemo } from 'react';
 import { useKryptonT } from '../../translation';
 import { SecretValues } from '../values';

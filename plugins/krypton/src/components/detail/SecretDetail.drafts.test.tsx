@@ -1,9 +1,6 @@
 import { registerMswTestHooks } from '@backstage/test-utils';
-import {
-  SecretDto,
-  messages,
-  secretSignalChannel,
-} from '@krypton/plugin-krypton-common';
+import { secretSignalChannel } from '@krypton/plugin-krypton-common';
+import { SecretDto, messages } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

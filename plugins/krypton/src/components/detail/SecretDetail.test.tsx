@@ -1,10 +1,6 @@
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import {
-  RedactedSecret,
-  SecretDto,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { RedactedSecret, SecretDto, messages } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

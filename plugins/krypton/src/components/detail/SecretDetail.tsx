@@ -3,11 +3,7 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import {
-  DeleteResult,
-  SecretSummary,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { DeleteResult, SecretSummary, SecretWriteAnswer } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Tab from '@material-ui/core/Tab';

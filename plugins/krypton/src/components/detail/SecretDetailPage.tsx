@@ -4,7 +4,7 @@ import {
   isSnapshotName,
   validateNamespace,
   validateSecretName,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import {
   Navigate,
   useLocation,

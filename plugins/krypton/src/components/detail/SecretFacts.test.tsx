@@ -1,6 +1,6 @@
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { renderInTestApp } from '@backstage/test-utils';
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
 import { KryptonApis, TestConfig, summary } from '../../__testUtils__/krypton';
 import { SecretFacts, groupMetadata } from './SecretFacts';

@@ -1,9 +1,5 @@
 import { InfoCard } from '@backstage/core-components';
-import {
-  AccessRules,
-  SecretSummary,
-  messages,
-} from '@krypton/plugin-krypton-common';
+import { AccessRules, SecretSummary, messages } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';

@@ -1,4 +1,4 @@
-import { DeleteResult } from '@krypton/plugin-krypton-common';
+import { DeleteResult } from '@krypton/core';
 import { DeletedSecretRef } from '../delete';
 
 /**

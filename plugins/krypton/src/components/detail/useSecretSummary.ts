@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 

@@ -1,9 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import {
-  SecretDto,
-  SecretSummary,
-  SecretWriteAnswer,
-} from '@krypton/plugin-krypton-common';
+import { SecretDto, SecretSummary, SecretWriteAnswer } from '@krypton/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { carriesValues, summaryOf } from '../writeAnswer';

@@ -6,7 +6,7 @@ import {
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
-import { AccessRules, SecretDto } from '@krypton/plugin-krypton-common';
+import { AccessRules, SecretDto } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

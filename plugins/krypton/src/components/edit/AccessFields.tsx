@@ -1,10 +1,7 @@
 import { useApiHolder } from '@backstage/core-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogApi, catalogApiRef } from '@backstage/plugin-catalog-react';
-import {
-  kindOfRef,
-  tryNormalizeEntityRef,
-} from '@krypton/plugin-krypton-common';
+import { kindOfRef, tryNormalizeEntityRef } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
 import TextField from '@material-ui/core/TextField';

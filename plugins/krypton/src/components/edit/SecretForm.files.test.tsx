@@ -8,7 +8,7 @@ import {
   SecretDto,
   bytesToBase64,
   estimateSecretSize,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

@@ -1,5 +1,5 @@
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import { SecretDto } from '@krypton/core';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';

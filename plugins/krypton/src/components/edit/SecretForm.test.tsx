@@ -9,7 +9,7 @@ import {
   SecretDto,
   estimateSecretSize,
   messages,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

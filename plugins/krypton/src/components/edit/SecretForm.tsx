@@ -5,7 +5,7 @@ import {
   SecretWriteAnswer,
   estimateSecretSize,
   messages,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';

@@ -1,4 +1,4 @@
-import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
+import { MAX_SECRET_BYTES } from '@krypton/core';
 import { englishT } from '../../__testUtils__/englishT';
 import { formatSize as formatSizeIn } from './SizeMeter';
 

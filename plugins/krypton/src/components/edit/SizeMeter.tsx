@@ -1,4 +1,4 @@
-import { MAX_SECRET_BYTES } from '@krypton/plugin-krypton-common';
+import { MAX_SECRET_BYTES } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import LinearProgress from '@material-ui/core/LinearProgress';
 import Typography from '@material-ui/core/Typography';

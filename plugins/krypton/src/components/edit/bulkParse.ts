@@ -1,4 +1,4 @@
-import { emptyMap, validateDataKey } from '@krypton/plugin-krypton-common';
+import { emptyMap, validateDataKey } from '@krypton/core';
 import { KryptonT } from '../../translation';
 
 /** One problem in pasted text. It names the line and, at most, the key: never a value. */

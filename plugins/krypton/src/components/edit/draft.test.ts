@@ -1,4 +1,4 @@
-import { SecretDto } from '@krypton/plugin-krypton-common';
+import { SecretDto } from '@krypton/core';
 import { englishT } from '../../__testUtils__/englishT';
 import { parseBulk as parseBulkIn, planBulk } from './bulkParse';
 import {

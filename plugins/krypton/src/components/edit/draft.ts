@@ -13,7 +13,7 @@ import {
   tryNormalizeEntityRef,
   validateDataKey,
   validateSecretName,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { KryptonT } from '../../translation';
 import { carriesValues } from '../writeAnswer';
 import { BulkMode, BulkPlan } from './bulkParse';

@@ -3,7 +3,7 @@ import {
   bytesToBase64,
   decodeUtf8,
   validateDataKey,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { KryptonT } from '../../translation';
 import { formatSize } from './SizeMeter';
 

@@ -1,4 +1,4 @@
-import { SecretWriteAnswer } from '@krypton/plugin-krypton-common';
+import { SecretWriteAnswer } from '@krypton/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Draft, draftFromSecret, emptyDraft } from './draft';
 

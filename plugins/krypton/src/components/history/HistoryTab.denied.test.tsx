@@ -1,5 +1,5 @@
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { messages } from '@krypton/plugin-krypton-common';
+import { messages } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';

@@ -1,5 +1,5 @@
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { SecretWriteAnswer, messages } from '@krypton/plugin-krypton-common';
+import { SecretWriteAnswer, messages } from '@krypton/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';

@@ -10,7 +10,7 @@ import {
   retentionOutlook,
   LiveComparison,
   liveComparison,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';

@@ -1,8 +1,4 @@
-import {
-  KeyDiff,
-  KeyDiffEntry,
-  isMultiLine,
-} from '@krypton/plugin-krypton-common';
+import { KeyDiff, KeyDiffEntry, isMultiLine } from '@krypton/core';
 import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';

@@ -1,8 +1,4 @@
-import {
-  DiffLine,
-  lineDiff,
-  lineDiffHunks,
-} from '@krypton/plugin-krypton-common';
+import { DiffLine, lineDiff, lineDiffHunks } from '@krypton/core';
 import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';

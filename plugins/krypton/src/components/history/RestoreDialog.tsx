@@ -9,7 +9,7 @@ import {
   LiveComparison,
   versionKeysSide,
   versionSide,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';

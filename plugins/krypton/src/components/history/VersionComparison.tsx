@@ -4,7 +4,7 @@ import {
   keyDiff,
   LiveComparison,
   versionSide,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';

@@ -1,8 +1,4 @@
-import {
-  VersionDto,
-  VersionSummary,
-  LiveComparison,
-} from '@krypton/plugin-krypton-common';
+import { VersionDto, VersionSummary, LiveComparison } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';

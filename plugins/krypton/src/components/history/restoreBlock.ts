@@ -4,7 +4,7 @@ import {
   RestoreBlock,
   messages,
   restoreBlockOf,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { ActionDecisions } from '../access/decide';
 import { KryptonT } from '../../translation';
 

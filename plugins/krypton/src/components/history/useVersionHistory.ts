@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { VersionDto, VersionSummary } from '@krypton/plugin-krypton-common';
+import { VersionDto, VersionSummary } from '@krypton/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';

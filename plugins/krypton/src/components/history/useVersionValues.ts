@@ -1,4 +1,4 @@
-import { VersionDto } from '@krypton/plugin-krypton-common';
+import { VersionDto } from '@krypton/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface VersionValuesState {

@@ -1,5 +1,5 @@
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
-import { tryNormalizeEntityRef } from '@krypton/plugin-krypton-common';
+import { tryNormalizeEntityRef } from '@krypton/core';
 import { Fragment } from 'react';
 
 /**

@@ -6,7 +6,7 @@ import {
   Table,
   TableColumn,
 } from '@backstage/core-components';
-import { isSecretSummary } from '@krypton/plugin-krypton-common';
+import { isSecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';

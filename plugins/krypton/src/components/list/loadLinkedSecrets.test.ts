@@ -1,4 +1,5 @@
-import { SecretRef, SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretRef } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
 import { summary } from '../../__testUtils__/krypton';
 import { REQUESTS_IN_FLIGHT, loadLinkedSecrets } from './loadLinkedSecrets';

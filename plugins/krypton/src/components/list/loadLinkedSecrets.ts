@@ -2,8 +2,8 @@ import {
   EntitySecretLinks,
   SecretRef,
   SecretSelector,
-  inPool,
 } from '@krypton/plugin-krypton-common';
+import { inPool } from '@krypton/core';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
 import { SecretRow, problemRow, summaryRow } from './secretRows';
 

@@ -1,8 +1,4 @@
-import {
-  SecretListItem,
-  SecretSummary,
-  isSecretSummary,
-} from '@krypton/plugin-krypton-common';
+import { SecretListItem, SecretSummary, isSecretSummary } from '@krypton/core';
 import { SecretLocation } from '../../api/KryptonApi';
 import { KryptonT } from '../../translation';
 

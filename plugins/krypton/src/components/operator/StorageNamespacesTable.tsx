@@ -1,5 +1,5 @@
 import { Table, TableColumn } from '@backstage/core-components';
-import { StorageRewriteRun } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRun } from '@krypton/core';
 import { useKryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
 

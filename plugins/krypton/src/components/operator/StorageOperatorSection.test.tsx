@@ -12,7 +12,7 @@ import {
   StorageRewriteResult,
   StorageRewriteRun,
   StorageRewriteRunStatus,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

@@ -5,10 +5,8 @@ import {
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
-import {
-  StorageRewriteRunStatus,
-  kryptonStorageRewritePermission,
-} from '@krypton/plugin-krypton-common';
+import { kryptonStorageRewritePermission } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';

@@ -5,7 +5,7 @@ import {
   StorageObjectRef,
   StorageRewriteFailure,
   StorageRewriteResult,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';

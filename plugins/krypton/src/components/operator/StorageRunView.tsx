@@ -1,4 +1,4 @@
-import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import LinearProgress from '@material-ui/core/LinearProgress';

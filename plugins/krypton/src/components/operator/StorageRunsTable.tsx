@@ -1,5 +1,5 @@
 import { Table, TableColumn } from '@backstage/core-components';
-import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import { useKryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';

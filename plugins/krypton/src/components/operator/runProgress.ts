@@ -1,4 +1,4 @@
-import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 
 /**
  * How far a run has come, from 0 to 100, where the progress says: a cluster-wide run by its

@@ -1,4 +1,4 @@
-import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 import { KryptonT } from '../../translation';
 
 /** A run's scope in a sentence: "namespace payments", or all namespaces for a cluster-wide run. */

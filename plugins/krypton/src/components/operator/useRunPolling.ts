@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { StorageRewriteRunStatus } from '@krypton/plugin-krypton-common';
+import { StorageRewriteRunStatus } from '@krypton/core';
 import { useEffect, useRef, useState } from 'react';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { Failure, failureOf } from '../../api/failure';

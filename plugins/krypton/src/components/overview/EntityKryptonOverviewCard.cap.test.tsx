@@ -4,7 +4,7 @@ import {
   entityRouteRef,
 } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/plugin-krypton-common';
+import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

@@ -4,7 +4,7 @@ import {
   entityRouteRef,
 } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
-import { VersionSummary, messages } from '@krypton/plugin-krypton-common';
+import { VersionSummary, messages } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

@@ -13,8 +13,8 @@ import { EntityRefLink, useEntity } from '@backstage/plugin-catalog-react';
 import {
   entitySecretLinks,
   kryptonLinkAnnotations,
-  tryNormalizeEntityRef,
 } from '@krypton/plugin-krypton-common';
+import { tryNormalizeEntityRef } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
@@ -169,6 +169,8 @@ function OverviewTable(props: {
  * The entity overview's card: the entity's linked Secrets with their version, the last change of
  * values through Krypton (who and when, from the newest history version), and any problem, with
  * links to each Secret's history and consumers.
+ *
+ * @public
  */
 export const EntityKryptonOverviewCard = () => {
   const { entity } = useEntity();

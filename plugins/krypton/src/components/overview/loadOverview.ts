@@ -1,4 +1,5 @@
-import { EntitySecretLinks, inPool } from '@krypton/plugin-krypton-common';
+import { EntitySecretLinks } from '@krypton/plugin-krypton-common';
+import { inPool } from '@krypton/core';
 import { KryptonApi, SecretLocation } from '../../api/KryptonApi';
 import {
   REQUESTS_IN_FLIGHT,

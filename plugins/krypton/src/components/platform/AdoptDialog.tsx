@@ -5,7 +5,7 @@ import {
   SecretAction,
   SecretListItem,
   SecretSummary,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';

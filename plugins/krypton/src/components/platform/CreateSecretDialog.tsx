@@ -1,4 +1,4 @@
-import { SecretSummary } from '@krypton/plugin-krypton-common';
+import { SecretSummary } from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';

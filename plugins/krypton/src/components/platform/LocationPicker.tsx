@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import { validateNamespace } from '@krypton/plugin-krypton-common';
+import { validateNamespace } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';

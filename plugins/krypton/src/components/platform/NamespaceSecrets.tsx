@@ -3,10 +3,10 @@ import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import {
-  IdentityMode,
   kryptonSecretCreatePermission,
   newSecretResourceRef,
 } from '@krypton/plugin-krypton-common';
+import { IdentityMode } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';

@@ -5,7 +5,7 @@ import {
   tryNormalizeEntityRef,
   MAX_ACCESS_REFS,
   MAX_DESCRIPTION_LENGTH,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { KryptonT } from '../../translation';
 import {
   ACCESS_RULE_LISTS,

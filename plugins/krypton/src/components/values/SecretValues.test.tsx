@@ -1,4 +1,4 @@
-import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/plugin-krypton-common';
+import { PREVIEW_LIMIT_CODE_UNITS } from '@krypton/core';
 import { renderInTestApp } from '@backstage/test-utils';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { SecretValues } from './SecretValues';

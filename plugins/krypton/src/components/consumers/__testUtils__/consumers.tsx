@@ -13,7 +13,7 @@ import {
   RestartResult,
   SecretSummary,
   messages,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { http, HttpResponse } from 'msw';
 import { SetupServer } from 'msw/node';
 import { useMemo } from 'react';

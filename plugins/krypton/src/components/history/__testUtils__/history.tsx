@@ -4,7 +4,7 @@ import {
   SecretWriteAnswer,
   VersionDto,
   VersionSummary,
-} from '@krypton/plugin-krypton-common';
+} from '@krypton/core';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { http, HttpResponse } from 'msw';
 import { SetupServer } from 'msw/node';

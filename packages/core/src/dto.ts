@@ -1,0 +1,754 @@
+import type { SecretPolicyAnswers } from './access';
+
+/**
+ * Who may do what with one Secret, as Backstage entity refs (user:default/alice, group:default/team-a).
+ *
+ * @public
+ */
+export interface AccessRules {
+  owners: string[];
+  editors: string[];
+  viewers: string[];
+}
+
+/**
+ * What every view of a live Secret's metadata shows: what its metadata and type say, no values.
+ * Lists and summaries add their own facts (SecretListItem, SecretSummary).
+ *
+ * @public
+ */
+export interface SecretMetadataView {
+  cluster: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  type: string;
+  /** Whether Krypton created or adopted the Secret. */
+  managed: boolean;
+  /**
+   * The app version counter; a Secret without one (or with the old 0) is logically version 1.
+   * Null when the counter is malformed or exhausted: an operator must review it before edits.
+   */
+  version: number | null;
+  description?: string;
+  access: AccessRules;
+  creationTimestamp?: string;
+  /** Set while Kubernetes is deleting the Secret (for example, finalizers are pending). */
+  deletionTimestamp?: string;
+  /**
+   * Every label, Krypton's own included. This backend always sends labels, annotations and
+   * ownerReferences; they are optional for answers and fixtures from before they existed.
+   */
+  labels?: Record<string, string>;
+  /**
+   * The annotations this reader may see. Summaries and list items, which readers who may not
+   * reveal the values get, carry Krypton's own (under its prefix) and a fixed list of other tools'
+   * annotations that hold nothing derived from the values; the answer with the values (SecretDto)
+   * carries the others too. Neither carries the copies of the applied object with its data
+   * (kubectl's last-applied-configuration, kapp's original), which never leave the backend.
+   */
+  annotations?: Record<string, string>;
+  /**
+   * How many of the Secret's annotations `annotations` leaves out, so that a view can say that
+   * there are more. This backend always sends it; absent in answers from before it existed.
+   */
+  withheldAnnotations?: number;
+  /** The Secret's Kubernetes owners: kind, name, UID and the controller flag only. */
+  ownerReferences?: SecretOwnerReference[];
+  /** The newest write that Kubernetes recorded in managedFields, by any writer. */
+  lastChange?: SecretLastChange;
+}
+
+/**
+ * One Secret of a list. Lists read the API server's Table of Secrets with each row's metadata, so
+ * no value is ever read: the key count comes from the table, and what only the data or the full
+ * object tells (the key names, which values are binary, immutability) is not known here. The
+ * summary route (SecretSummary) knows them.
+ *
+ * @public
+ */
+export interface SecretListItem extends SecretMetadataView {
+  /** How many keys the Secret has, text and binary. */
+  keyCount: number;
+  /**
+   * The permission policy's answers for the caller on this Secret; only in a list of Secrets to
+   * adopt (`adoptable=true`), whose dialog must know whether adopting is allowed.
+   */
+  policy?: SecretPolicyAnswers;
+}
+
+/**
+ * Metadata of one live Secret, as the summary route shows it: no values.
+ *
+ * @public
+ */
+export interface SecretSummary extends SecretMetadataView {
+  immutable: boolean;
+  /** Every key, text and binary. */
+  keys: string[];
+  /** Keys whose values are not lossless UTF-8 text. */
+  binaryKeys: string[];
+  /**
+   * The permission policy's answers for the caller on this Secret; only in the answer of the
+   * summary route. The portal's buttons follow it: the permission backend itself answers no
+   * question about a named Secret, since it could only read it with Krypton's identity.
+   */
+  policy?: SecretPolicyAnswers;
+  /**
+   * The decoded size in bytes of each key's value, text and binary alike (keys such as
+   * `__proto__` are ordinary keys here too); only in the answer of the summary route, and only
+   * to a caller who may reveal this Secret's values (the policy, the access rules and the type
+   * allow it). A length is derived from the value (a 4-digit PIN has 4 bytes), so readers who may
+   * not reveal never get one; for those who may, it sizes the masked values without a value read.
+   */
+  keySizes?: Record<string, number>;
+}
+
+/**
+ * Whether this view of a Secret is its summary, which knows the key names and immutability, or a
+ * list item, which does not.
+ *
+ * @public
+ */
+export function isSecretSummary(
+  secret: SecretSummary | SecretListItem,
+): secret is SecretSummary {
+  return 'keys' in secret;
+}
+
+/**
+ * An object that owns a Secret, as a summary shows it.
+ *
+ * @public
+ */
+export interface SecretOwnerReference {
+  /** The owner's kind, such as Deployment or ServiceAccount. */
+  kind: string;
+  /** The owner's name, in the Secret's namespace. */
+  name: string;
+  /** The owner's UID: a new object of the same name is not the owner. */
+  uid: string;
+  /** Whether the owner is the Secret's managing controller. */
+  controller: boolean;
+}
+
+/**
+ * When a Secret was last changed (data or metadata), from its newest managedFields entry.
+ *
+ * @public
+ */
+export interface SecretLastChange {
+  /** RFC 3339, to the second, as Kubernetes records it. */
+  time: string;
+  /** The field manager that wrote it: a program such as kubectl-edit, not a person. */
+  manager?: string;
+}
+
+/**
+ * A live Secret with its values.
+ *
+ * @public
+ */
+export interface SecretDto extends SecretSummary {
+  /** Values whose bytes round-trip exactly as UTF-8 text. */
+  data: Record<string, string>;
+  /** Every other value, as the original base64. */
+  binaryData: Record<string, string>;
+}
+
+/**
+ * What update, restore and create answer to a caller who may not reveal the Secret's values
+ * (the reveal permission or the access rules deny it): the metadata only.
+ *
+ * @public
+ */
+export interface RedactedSecret extends SecretSummary {
+  valuesOmitted: true;
+}
+
+/**
+ * The answer of update, restore and create: values only for callers who may reveal them.
+ *
+ * @public
+ */
+export type SecretWriteAnswer = SecretDto | RedactedSecret;
+
+/**
+ * Whether a write answer carries the values.
+ *
+ * @public
+ */
+export function hasValues(answer: SecretWriteAnswer): answer is SecretDto {
+  return !('valuesOmitted' in answer);
+}
+
+/** @public */
+export interface SecretList {
+  items: SecretListItem[];
+}
+
+/**
+ * The writable fields shared by create and update.
+ *
+ * @public
+ */
+export interface SecretFields {
+  type?: string;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+  description?: string;
+  access?: Partial<AccessRules>;
+}
+
+/**
+ * POST .../secrets. The type defaults to Opaque.
+ *
+ * @public
+ */
+export interface CreateSecretRequest extends SecretFields {
+  name: string;
+}
+
+/**
+ * PUT .../secrets/:name. Without data and binaryData it is a metadata-only edit that keeps the raw
+ * data map as it is. With data, text values are replaced by data; binary values are kept unless
+ * binaryData is given, which then names the complete set of binary values.
+ *
+ * @public
+ */
+export interface UpdateSecretRequest extends SecretFields {
+  /** The metadata.resourceVersion that the client loaded. */
+  resourceVersion: string;
+}
+
+/**
+ * POST .../secrets/:name/adopt
+ *
+ * @public
+ */
+export interface AdoptSecretRequest {
+  resourceVersion: string;
+  description?: string;
+  access?: Partial<AccessRules>;
+}
+
+/** @public */
+export type IdentityMode = 'impersonation' | 'hybrid' | 'serviceAccount';
+
+/**
+ * GET /config
+ *
+ * @public
+ */
+export interface KryptonConfigDto {
+  annotationPrefix: string;
+  identityMode: IdentityMode;
+  clusters: string[];
+  defaultCluster: string;
+  /** Null when KRYPTON_HISTORY_LIMIT is invalid; see error. */
+  historyLimit: number | null;
+  restartEnabled: boolean;
+  managedOnly: boolean;
+  maxSecretBytes: number;
+  previewLimit: number;
+  /** Present, with HTTP 503, when the deployment's configuration is invalid. */
+  error?: string;
+}
+
+/**
+ * One retained version of a live Secret, as the history list shows it: no values.
+ *
+ * @public
+ */
+export interface VersionSummary {
+  /** The app counter of the state this snapshot holds. */
+  version: number;
+  /** When the first successful snapshot of that state was taken, and by whom. */
+  snapshotAt: string;
+  snapshotBy: string;
+  /** The live Secret's type when the snapshot was taken. */
+  sourceType: string;
+  /** The live resourceVersion the snapshot was taken from. */
+  sourceResourceVersion: string;
+  /** The snapshot's keys; null when they were too many to record in an annotation. */
+  keys: string[] | null;
+}
+
+/**
+ * GET .../secrets/:name/versions: newest first.
+ *
+ * @public
+ */
+export interface VersionList {
+  items: VersionSummary[];
+}
+
+/**
+ * GET .../secrets/:name/versions/:version: one snapshot with its values, split like a SecretDto.
+ *
+ * @public
+ */
+export interface VersionDto extends Omit<VersionSummary, 'keys'> {
+  cluster: string;
+  namespace: string;
+  /** The live Secret this is a version of. */
+  name: string;
+  /** The description and rules copied from the live Secret; they grant nothing now. */
+  description?: string;
+  access: AccessRules;
+  keys: string[];
+  binaryKeys: string[];
+  data: Record<string, string>;
+  binaryData: Record<string, string>;
+}
+
+/**
+ * POST .../secrets/:name/restore
+ *
+ * @public
+ */
+export interface RestoreRequest {
+  version: number;
+  /** The live metadata.resourceVersion that the client loaded. */
+  resourceVersion: string;
+}
+
+/**
+ * DELETE .../secrets/:name: 200 with status deleted, 202 with status pending.
+ *
+ * @public
+ */
+export interface DeleteResult {
+  status: 'deleted' | 'pending';
+  /** cleaned: the eligible snapshots found before the live delete are gone; kept: keepHistory. */
+  history: 'cleaned' | 'kept';
+}
+
+/**
+ * The workload kinds that restart-consumers discovers and patches (case-sensitive).
+ *
+ * @public
+ */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+/**
+ * The nine classified failure codes of a restart.
+ *
+ * @public
+ */
+export type RestartFailureCode =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'unconfirmed'
+  | 'incomplete_list';
+
+/** @public */
+export interface WorkloadRef {
+  kind: WorkloadKind;
+  name: string;
+}
+
+/**
+ * A matched workload whose patch was not acknowledged.
+ *
+ * @public
+ */
+export interface RestartFailure extends WorkloadRef {
+  code: RestartFailureCode;
+  /** Fixed, sanitized guidance; never an upstream payload. */
+  message: string;
+  /** The upstream status when there was one; 503 for an inventory found incomplete locally. */
+  httpStatus?: number;
+}
+
+/**
+ * An inventory of one kind that could not be read completely: its matches are unknown.
+ *
+ * @public
+ */
+export interface DiscoveryFailure {
+  kind: WorkloadKind;
+  code: RestartFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/** @public */
+export type RestartStatus = 'requested' | 'no_targets' | 'partial' | 'failed';
+
+/**
+ * The answer of POST .../restart-consumers: 200 requested or no_targets, 207 partial, 503
+ * failed. Automation should read status and the arrays, not message or note.
+ *
+ * @public
+ */
+export interface RestartResult {
+  status: RestartStatus;
+  /** Known matches from complete inventories: requested.length + failures.length. */
+  matched: number;
+  requested: WorkloadRef[];
+  failures: RestartFailure[];
+  discoveryFailures: DiscoveryFailure[];
+  message: string;
+  note: string;
+  /** Equal to message on a 503 (failed) answer. */
+  error?: string;
+}
+
+/**
+ * GET .../restart-consumers/last: the latest result for the live Secret, if any.
+ *
+ * @public
+ */
+export interface LastRestart {
+  result: RestartResult;
+  /** The entity ref of who asked, and when. */
+  requestedBy: string;
+  requestedAt: string;
+}
+
+/**
+ * How a workload's pod template uses a Secret.
+ *
+ * @public
+ */
+export type SecretUsageType =
+  | 'env'
+  | 'envFrom'
+  | 'volume'
+  | 'projected'
+  | 'imagePullSecret';
+
+/** @public */
+export interface SecretUsage {
+  type: SecretUsageType;
+  /** The containers (normal, init and ephemeral) that read it through env or envFrom. */
+  containers?: string[];
+  /** The volume that mounts it. */
+  volume?: string;
+}
+
+/**
+ * One workload that references a Secret, as the consumers dry run shows it.
+ *
+ * @public
+ */
+export interface ConsumerWorkload extends WorkloadRef {
+  usages: SecretUsage[];
+  /** A paused Deployment does not roll out until it is resumed. */
+  paused: boolean;
+  /** An OnDelete update strategy rolls pods only when they are deleted. */
+  onDelete: boolean;
+  /** Stakater Reloader watches it, so it may already have rolled after the edit. */
+  reloader: boolean;
+  /** Labels, for matching workloads to catalog entities. */
+  labels: Record<string, string>;
+}
+
+/**
+ * GET .../secrets/:name/consumers: what a restart would touch, without patching.
+ *
+ * @public
+ */
+export interface ConsumersResult {
+  workloads: ConsumerWorkload[];
+  discoveryFailures: DiscoveryFailure[];
+}
+
+/**
+ * What one of Krypton's objects is to the storage rewrite: a managed live Secret, a history
+ * snapshot that passes the binding validation, or a Krypton-labelled object that does not: a
+ * `quarantined` record in Krypton's current shape, or a `legacy` copy in an older one.
+ *
+ * @public
+ */
+export type StorageObjectKind = 'live' | 'snapshot' | 'quarantined' | 'legacy';
+
+/**
+ * One of Krypton's objects, as the storage rewrite reports it.
+ *
+ * @public
+ */
+export interface StorageObjectRef {
+  namespace: string;
+  name: string;
+  kind: StorageObjectKind;
+}
+
+/**
+ * Why an object or a namespace was not rewritten. The rewrite's own codes, with their own fixed
+ * messages: `deadline` when the run's time limit ended it first, `malformed` for a listed object
+ * without a name, UID or resourceVersion.
+ *
+ * @public
+ */
+export type StorageRewriteFailureCode =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'unconfirmed'
+  | 'incomplete_list'
+  | 'malformed'
+  | 'deadline';
+
+/** @public */
+export interface StorageRewriteFailure extends StorageObjectRef {
+  code: StorageRewriteFailureCode;
+  /** Fixed guidance; never upstream text. */
+  message: string;
+  httpStatus?: number;
+}
+
+/**
+ * How one object's write ended.
+ *
+ * @public
+ */
+export type StorageRewriteOutcome =
+  | 'rewritten'
+  | 'alreadyCurrent'
+  | 'conflictsResolved'
+  | 'gone'
+  | 'failed'
+  /** A dry run: counted, not written. */
+  | 'listed';
+
+/**
+ * A quarantined or legacy object. It is re-encoded like every other object (the write changes
+ * no byte, label or annotation, so it is not accepted into history) and listed apart, because an
+ * operator must still review it.
+ *
+ * @public
+ */
+export interface StorageFlaggedObject {
+  namespace: string;
+  name: string;
+  reason: 'quarantined' | 'legacy';
+  outcome: StorageRewriteOutcome;
+}
+
+/**
+ * A namespace whose Secrets could not be read to the end: what was not reached is unknown.
+ *
+ * @public
+ */
+export interface StorageNamespaceFailure {
+  /** Empty when the list of namespaces itself failed. */
+  namespace: string;
+  code: StorageRewriteFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/**
+ * What one pass over the scope found and did.
+ *
+ * @public
+ */
+export interface StorageRewriteCounts {
+  /** Every Krypton-labelled object listed in scope. */
+  seen: number;
+  /** Stored again with the current storage version and primary key (a new resourceVersion). */
+  rewritten: number;
+  /** Already current: the answer kept its resourceVersion, nothing was written. */
+  alreadyCurrent: number;
+  /** Another writer changed the object meanwhile, which re-encoded it too. */
+  conflictsResolved: number;
+  /** Deleted or replaced (another UID) after it was listed. */
+  gone: number;
+  failed: number;
+  /** Of `seen`, the quarantined and the legacy objects (also counted by outcome above). */
+  quarantined: number;
+  legacy: number;
+}
+
+/**
+ * Why the old key cannot be retired yet, with how many objects or namespaces it concerns.
+ *
+ * @public
+ */
+export type OldKeyBlockCode =
+  | 'dry_run'
+  | 'failed'
+  | 'namespace_failed'
+  | 'rewritten_on_recheck'
+  | 'changed_during_recheck'
+  | 'deadline'
+  | 'cancelled';
+
+/** @public */
+export interface OldKeyBlock {
+  code: OldKeyBlockCode;
+  count: number;
+  /** Fixed text. */
+  message: string;
+}
+
+/**
+ * Whether the old encryption key can be retired as far as Krypton's objects in the run's scope
+ * go: `ready` when the last pass over every namespace found every object current (a second pass
+ * wrote nothing), `blocked` otherwise, with the reasons.
+ *
+ * @public
+ */
+export interface OldKeyRetirement {
+  verdict: 'ready' | 'blocked';
+  reasons: OldKeyBlock[];
+  /** Fixed text: Secrets that Krypton does not manage need the upstream migration or kubectl. */
+  unmanagedSecrets: string;
+}
+
+/**
+ * One pass over the scope. Lists hold at most STORAGE_REWRITE_MAX_LISTED entries each
+ * (`truncated` says when more were counted); successes are counted, never listed.
+ *
+ * @public
+ */
+export interface StorageRewritePass {
+  counts: StorageRewriteCounts;
+  flagged: StorageFlaggedObject[];
+  gone: StorageObjectRef[];
+  failed: StorageRewriteFailure[];
+  namespaceFailures: StorageNamespaceFailure[];
+  truncated: boolean;
+  /** Lists started again from the top after their continuation expired (410). */
+  listRestarts: number;
+}
+
+/**
+ * POST .../storage-rewrite: what a rewrite of Krypton's objects did. Its own fields are the first
+ * pass; `recheck` is the second.
+ *
+ * @public
+ */
+export interface StorageRewriteResult extends StorageRewritePass {
+  startedAt: string;
+  finishedAt: string;
+  /** Counted, not written. */
+  dryRun: boolean;
+  /** The namespaces covered, in the order they were rewritten. */
+  namespaces: string[];
+  /**
+   * The second pass over the namespaces whose first pass wrote something: it must write nothing
+   * for the verdict to be ready. Absent when no namespace needed one.
+   */
+  recheck?: StorageRewritePass;
+  /**
+   * Set when the run ended before its scope was covered: its time limit, or a cancel (both are
+   * honoured between pages, never in the middle of one).
+   */
+  stopped?: 'deadline' | 'cancelled';
+  oldKeyRetirement: OldKeyRetirement;
+}
+
+/** @public */
+export type StorageRewriteRunState =
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+/**
+ * Where a running storage rewrite is. The counts are those of the pass named by `pass`, over the
+ * run so far: while `pass` is 'first', as the result's own counts; while 'recheck', as its
+ * `recheck` counts.
+ *
+ * @public
+ */
+export interface StorageRewriteProgress {
+  pass: 'first' | 'recheck';
+  /** The namespace being rewritten now. */
+  namespace?: string;
+  namespacesDone: number;
+  /** Known once the scope's namespaces are listed; 1 for a one-namespace run. */
+  namespacesTotal?: number;
+  /** The apiserver's remainingItemCount after the page just handled, when it gives one. */
+  remaining?: number;
+  seen: number;
+  rewritten: number;
+  alreadyCurrent: number;
+  failed: number;
+  gone: number;
+}
+
+/**
+ * A storage rewrite run, as the plugin's database keeps it: POST .../storage-rewrite answers 202
+ * with it, and GET .../storage-rewrite/runs/:id reads it from any replica.
+ *
+ * @public
+ */
+export interface StorageRewriteRunStatus {
+  id: string;
+  cluster: string;
+  /** The namespace, or '*' for every namespace the caller may list. */
+  scope: string;
+  dryRun: boolean;
+  state: StorageRewriteRunState;
+  requestedBy: string;
+  requestedAt: string;
+  finishedAt?: string;
+  cancelRequested: boolean;
+  /** Who asked for the cancel, once someone did. */
+  cancelledBy?: string;
+  heartbeatAt: string;
+  progress: StorageRewriteProgress;
+  result?: StorageRewriteResult;
+  /** Fixed text, when the run ended without a result. */
+  error?: string;
+}
+
+/**
+ * GET .../storage-rewrite/last: the last run that covered each namespace.
+ *
+ * @public
+ */
+export interface StorageRewriteRun {
+  namespace: string;
+  result: StorageRewriteResult;
+  requestedBy: string;
+  requestedAt: string;
+  /** The run that wrote this part (GET .../storage-rewrite/runs/:id); absent for older parts. */
+  runId?: string;
+}
+
+/**
+ * One StorageVersionMigration of core Secrets.
+ *
+ * @public
+ */
+export interface StorageMigration {
+  name: string;
+  /** Running, Succeeded, Failed, or Pending when no condition is set yet. */
+  phase: string;
+  createdAt?: string;
+}
+
+/**
+ * GET .../storage-rewrite/migrations: the cluster's own StorageVersionMigrations of Secrets.
+ *
+ * @public
+ */
+export interface StorageMigrationStatus {
+  /** Whether the cluster serves storagemigration.k8s.io at all. */
+  served: boolean;
+  /** The API version read (v1 where served, else the newest beta or alpha). */
+  version?: string;
+  migrations: StorageMigration[];
+  /**
+   * With `?since=`: whether a migration of `secrets` created at or after that time has
+   * succeeded.
+   */
+  succeededSince?: boolean;
+  /** A manifest that creates a migration of every Secret, for `kubectl create -f -`. */
+  manifest?: string;
+}

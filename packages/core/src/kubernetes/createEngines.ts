@@ -1,0 +1,79 @@
+import { IdentityMode } from '../dto';
+import { Parsed } from '../settings';
+import { SecretHistory } from './history';
+import { RequestGateways, engineGateways } from './identities';
+import { LiveSecrets } from './liveSecrets';
+import { RestartConsumers } from './restartConsumers';
+import { VersionedSecrets, VersionedSecretsOptions } from './versionedSecrets';
+
+/**
+ * The settings every engine of a request reads, as a Krypton server or host has parsed them.
+ *
+ * @public
+ */
+export interface EngineSettings {
+  /** krypton.annotationPrefix. */
+  annotationPrefix: string;
+  /** KRYPTON_MANAGED_ONLY: only Krypton-managed Secrets are served. */
+  managedOnly: boolean;
+  /** KRYPTON_HISTORY_LIMIT, parsed: an invalid limit refuses history writes, never defaults. */
+  historyLimit: Parsed<number>;
+}
+
+/**
+ * One request's engines, on one cluster, for one actor.
+ *
+ * @public
+ */
+export interface KryptonEngines {
+  /** Reads, creates, adoptions and the write checks of live Secrets, as the user. */
+  live: LiveSecrets;
+  /** Writes that history stands behind: update, restore, delete, versions. */
+  versioned: VersionedSecrets;
+  /** Workload discovery and restarts, with the workload identity of the mode. */
+  restart: RestartConsumers;
+}
+
+/**
+ * Wires the engines for one request. The identity mode decides which gateway each kind of call
+ * uses (`engineGateways`): in hybrid mode the history archive and workload patches act as Krypton,
+ * and the user's live writes are proven with a dry run first; otherwise everything is the user's.
+ * A host with one identity only (Headlamp, the CLI) passes the same gateway twice and
+ * `impersonation`.
+ *
+ * @public
+ */
+export function createEngines(options: {
+  mode: IdentityMode;
+  gateways: RequestGateways;
+  /** The cluster's configured name, as answers and audit events carry it. */
+  cluster: string;
+  settings: EngineSettings;
+  /** Who acts, recorded as snapshot-by. */
+  actor: VersionedSecretsOptions['actor'];
+}): KryptonEngines {
+  const { settings } = options;
+  const gateways = engineGateways(options.mode, options.gateways);
+  const live = new LiveSecrets({
+    gateway: gateways.live,
+    cluster: options.cluster,
+    annotationPrefix: settings.annotationPrefix,
+    managedOnly: settings.managedOnly,
+    historyLimit: settings.historyLimit,
+    proveWrites: gateways.proveLiveWrites,
+  });
+  const versioned = new VersionedSecrets({
+    live,
+    history: new SecretHistory({
+      gateway: gateways.archive,
+      annotationPrefix: settings.annotationPrefix,
+      historyLimit: settings.historyLimit,
+    }),
+    actor: options.actor,
+  });
+  const restart = new RestartConsumers({
+    gateway: gateways.archive,
+    annotationPrefix: settings.annotationPrefix,
+  });
+  return { live, versioned, restart };
+}

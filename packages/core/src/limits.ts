@@ -1,0 +1,83 @@
+/**
+ * Kubernetes' bound on the decoded values of one Secret (core.MaxSecretSize).
+ *
+ * @public
+ */
+export const MAX_SECRET_BYTES = 1024 * 1024;
+
+/**
+ * Base64 inflation factor used by the conservative size estimate.
+ *
+ * @public
+ */
+export const SIZE_ESTIMATE_INFLATION = 1.4;
+
+/**
+ * Values longer than this many UTF-16 code units are shown as escaped raw text, not previewed.
+ *
+ * @public
+ */
+export const PREVIEW_LIMIT_CODE_UNITS = 131_072;
+
+/**
+ * The default prefix of Krypton's labels and annotations (krypton.annotationPrefix).
+ *
+ * @public
+ */
+export const DEFAULT_ANNOTATION_PREFIX = 'krypton.io';
+
+/**
+ * How many entries of an entity's <prefix>/secrets annotation are read. Every entry costs a request
+ * in the browser of everyone who views the entity, so one catalog entity must not be able to make
+ * them send thousands; entries after these are counted, never parsed, so that the entity tab can
+ * say how many it did not load. Blank entries (",,", a trailing comma) are not entries.
+ *
+ * @public
+ */
+export const MAX_LINKED_SECRET_ENTRIES = 100;
+
+/**
+ * Storage names of history snapshots start with this; such names are never served by name.
+ *
+ * @public
+ */
+export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
+
+/**
+ * Default and bounds of KRYPTON_HISTORY_LIMIT.
+ *
+ * @public
+ */
+export const HISTORY_LIMIT_DEFAULT = 20;
+/** @public */
+export const HISTORY_LIMIT_MIN = 1;
+/** @public */
+export const HISTORY_LIMIT_MAX = 100;
+
+/**
+ * Collection budgets of every list Krypton makes (restart discovery, the Secret list, history
+ * inventories): 100-object pages, at most 100 pages, 2,000 objects and 32 MiB of JSON.
+ *
+ * @public
+ */
+export const INVENTORY_PAGE_SIZE = 100;
+/** @public */
+export const INVENTORY_MAX_PAGES = 100;
+/** @public */
+export const INVENTORY_MAX_OBJECTS = 2000;
+/** @public */
+export const INVENTORY_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The longest description a Secret may carry, in UTF-16 code units; the API and the forms check it.
+ *
+ * @public
+ */
+export const MAX_DESCRIPTION_LENGTH = 2048;
+
+/**
+ * The most entity refs one role of a Secret's access rules may list; the API and the forms check it.
+ *
+ * @public
+ */
+export const MAX_ACCESS_REFS = 100;
