@@ -65,6 +65,7 @@ export async function buildDeployedBackend(): Promise<string> {
       'node_modules/@krypton/plugin-krypton-common',
       '../../plugins/krypton-common',
     ],
+    ['node_modules/@krypton/core', '../../packages/core'],
     ['node_modules/app', '../packages/app'],
   ]) {
     symlinkSync(target, join(workDir, link));

@@ -1,11 +1,15 @@
-// Checks the five packed tarballs as a registry would serve them:
-//   node checkTarballs.mjs <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <engine string>...
+// Checks the six packed tarballs as a registry would serve them:
+//   node checkTarballs.mjs <core.tgz> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <engine string>...
 // Each manifest must point main, module, types, exports and typesVersions at files of its own
 // dist/, name no src/ path and no workspace:, file:, link: or portal: range; the frontend must
 // have what app.packages: all discovers (role frontend-plugin, an ./alpha export); frontend and
 // backend must carry the config schema that backstage-cli compiles from config.d.ts, the backend
-// its knex migrations; the backend and the scaffolder module must be marked as backend features. The engine strings must be in common's dist (so that the bundle check can
-// fail) and out of everything that common's root entry imports.
+// its knex migrations; the backend and the scaffolder module must be marked as backend features.
+// Core is host-neutral, so it depends on no Backstage package; the value views depend on core only,
+// the frontend, backend and module on core and common. Core's root entry carries the engines, so
+// only tree-shaking keeps them out of the frontend bundle: core must say "sideEffects": false, and
+// the engine strings must be in its dist's kubernetes/ modules, where the bundle check looks for
+// them (so that it can fail).
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -19,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 
 const [
+  coreTgz,
   commonTgz,
   reactTgz,
   frontendTgz,
@@ -171,18 +176,15 @@ function reachable(root, entry) {
   return [...seen];
 }
 
+const core = unpack(coreTgz);
 const common = unpack(commonTgz);
 const react = unpack(reactTgz);
 const frontend = unpack(frontendTgz);
 const backend = unpack(backendTgz);
 const scaffolderModule = unpack(moduleTgz);
 try {
-  check(common, '@krypton/plugin-krypton-common', [
-    '.',
-    './engine',
-    './values',
-    './package.json',
-  ]);
+  check(core, '@krypton/core', ['.', './testing', './package.json']);
+  check(common, '@krypton/plugin-krypton-common', ['.', './package.json']);
   check(react, '@krypton/plugin-krypton-react', undefined);
   check(frontend, '@krypton/plugin-krypton', [
     '.',
@@ -206,14 +208,49 @@ try {
       `@krypton/plugin-krypton: depends on the value views as ${frontendReact}, expected ${reactRange}`,
     );
   }
+  // What each package must depend on, and at which range; undefined: not at all.
+  const coreRange = `^${core.pkg.version}`;
   const commonRange = `^${common.pkg.version}`;
-  for (const t of [react, frontend, backend, scaffolderModule]) {
-    const range = t.pkg.dependencies?.['@krypton/plugin-krypton-common'];
-    if (range !== commonRange) {
-      errors.push(
-        `${t.pkg.name}: depends on common as ${range}, expected ${commonRange}`,
-      );
+  const both = {
+    '@krypton/core': coreRange,
+    '@krypton/plugin-krypton-common': commonRange,
+  };
+  // The value views and the scaffolder action need no Backstage permission or catalog link.
+  const coreOnly = { ...both, '@krypton/plugin-krypton-common': undefined };
+  for (const [t, expected] of [
+    [react, coreOnly],
+    [frontend, both],
+    [backend, both],
+    [scaffolderModule, coreOnly],
+  ]) {
+    for (const [name, want] of Object.entries(expected)) {
+      const range =
+        t.pkg.dependencies?.[name] ?? t.pkg.peerDependencies?.[name];
+      if (range !== want) {
+        errors.push(
+          `${t.pkg.name}: depends on ${name} as ${range}, expected ${
+            want ?? 'no dependency'
+          }`,
+        );
+      }
     }
+  }
+  const coreDeps = ['dependencies', 'peerDependencies', 'optionalDependencies']
+    .flatMap(field => Object.keys(core.pkg[field] ?? {}))
+    .filter(name => /^@(backstage|krypton)\//.test(name));
+  if (coreDeps.length) {
+    errors.push(
+      `@krypton/core: depends on ${coreDeps.join(
+        ', ',
+      )}; it must stay host-neutral`,
+    );
+  }
+  if (core.pkg.sideEffects !== false) {
+    errors.push(
+      `@krypton/core: sideEffects is ${JSON.stringify(
+        core.pkg.sideEffects,
+      )}, expected false: without it a bundler keeps every module that its root entry imports, the engines among them`,
+    );
   }
   // app.packages: all imports the default export of ./alpha from each dependency whose role is
   // frontend-plugin; prepack marks that export's type.
@@ -256,33 +293,35 @@ try {
     );
   }
 
-  // The engine strings: present in common's dist, absent from what its root entry reaches.
-  const rootFiles = [
-    ...reachable(common.root, 'dist/index.esm.js'),
-    ...reachable(common.root, 'dist/index.cjs.js'),
-  ];
-  const engineFiles = reachable(common.root, 'dist/engine.esm.js');
+  // The engine strings: in the ES modules that core's root entry reaches (what a bundler reads),
+  // and there only in kubernetes/ modules, which the bundle check knows by their path.
+  const rootFiles = reachable(core.root, 'dist/index.esm.js');
   for (const s of engineStrings) {
-    const holders = engineFiles.filter(f =>
-      readFileSync(join(common.root, f), 'utf8').includes(s),
+    const holders = rootFiles.filter(f =>
+      readFileSync(join(core.root, f), 'utf8').includes(s),
     );
     if (!holders.length)
       errors.push(
-        `common's engine entry does not contain "${s}": the bundle check could not fail`,
+        `core's root entry does not reach "${s}": the bundle check could not fail`,
       );
-    const leaks = rootFiles.filter(f =>
-      readFileSync(join(common.root, f), 'utf8').includes(s),
-    );
-    if (leaks.length)
-      errors.push(`common's root entry reaches "${s}" (${leaks.join(', ')})`);
+    const outside = holders.filter(f => !/(^|\/)kubernetes\//.test(f));
+    if (outside.length)
+      errors.push(
+        `"${s}" is in core modules outside kubernetes/ (${outside.join(
+          ', ',
+        )}): the bundle check would not count them as engine modules`,
+      );
     console.error(
-      `[install-test] "${s}": in common's engine (${holders.join(
+      `[install-test] "${s}": in ${holders.join(
         ', ',
-      )}), not in the ${rootFiles.length} files its root entry reaches`,
+      )} of core's dist, among the ${
+        rootFiles.length
+      } files its root entry reaches`,
     );
   }
 
   for (const [t, tgz] of [
+    [core, coreTgz],
     [common, commonTgz],
     [react, reactTgz],
     [frontend, frontendTgz],
@@ -295,12 +334,14 @@ try {
         t.files.length
       } files, ${kib} KiB; main ${t.pkg.main}, types ${t.pkg.types}${
         t.pkg.exports ? `, exports ${Object.keys(t.pkg.exports).join(' ')}` : ''
-      }${t.pkg.configSchema ? `, ${t.pkg.configSchema}` : ''}`,
+      }${t.pkg.configSchema ? `, ${t.pkg.configSchema}` : ''}${
+        t.pkg.sideEffects === false ? ', sideEffects false' : ''
+      }`,
     );
   }
   console.error(`[install-test] backend migrations: ${packed.join(', ')}`);
 } finally {
-  for (const t of [common, react, frontend, backend, scaffolderModule])
+  for (const t of [core, common, react, frontend, backend, scaffolderModule])
     rmSync(t.dir, { recursive: true, force: true });
 }
 
@@ -309,4 +350,4 @@ if (errors.length) {
     console.error(`[install-test] TARBALL CHECK FAILED: ${e}`);
   process.exit(1);
 }
-console.error('[install-test] the five tarballs passed their checks');
+console.error('[install-test] the six tarballs passed their checks');

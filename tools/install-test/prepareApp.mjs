@@ -6,9 +6,10 @@
 //     of its release (read from create-app's dist, as scripts/pin-backstage-release.mjs does). The
 //     template's ranges are carets, and create-app's yarn.lock seed cannot be fetched here, so
 //     without them the app mixes releases (and fails to start: see docs/architecture.md, "The Backstage release").
-//   node prepareApp.mjs add <app dir> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz>
-//     the two `yarn add` commands as package.json entries (one `yarn install` follows), the common
-//     tarball through a root resolution (test only: ^0.1.0 is not on the registry), and the
+//   node prepareApp.mjs add <app dir> <core.tgz> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz>
+//     <scaffolder module.tgz> <template.yaml>
+//     the two `yarn add` commands as package.json entries (one `yarn install` follows), the core and
+//     common tarballs through root resolutions (test only: ^0.1.0 is not on the registry), and the
 //     backend snippet in packages/backend/src/index.ts. The frontend needs no code: the app's
 //     `app.packages: all` discovers the plugin. docs/install.md's frontend snippets (snippets/) go to
 //     packages/app/src, where the app's tsc checks them; nothing imports them.
@@ -75,10 +76,19 @@ function pin(createApp) {
   );
 }
 
-function add(common, react, frontend, backend, scaffolderModule, template) {
+function add(
+  core,
+  common,
+  react,
+  frontend,
+  backend,
+  scaffolderModule,
+  template,
+) {
   const rootPkg = readJson(join(app, 'package.json'));
   rootPkg.resolutions = {
     ...rootPkg.resolutions,
+    '@krypton/core': fileRange(app, core),
     '@krypton/plugin-krypton-common': fileRange(app, common),
     // The frontend's dependency, which no registry serves either.
     '@krypton/plugin-krypton-react': fileRange(app, react),
@@ -199,12 +209,12 @@ function config(statePath, port) {
 
 if (command === 'pin' && rest.length === 1) {
   pin(...rest);
-} else if (command === 'add' && rest.length === 6) {
+} else if (command === 'add' && rest.length === 7) {
   add(...rest);
 } else if (command === 'config' && rest.length === 2) {
   config(...rest);
 } else {
   fail(
-    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <template.yaml> | config <app> <state.json> <port>',
+    'usage: prepareApp.mjs pin <app> <create-app dir> | add <app> <core.tgz> <common.tgz> <react.tgz> <frontend.tgz> <backend.tgz> <scaffolder module.tgz> <template.yaml> | config <app> <state.json> <port>',
   );
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # ./krypton install-test: proves that a Backstage user can install Krypton from its packed
-# tarballs. It builds and packs the three plugins, checks the tarballs, creates a fresh app with
-# @backstage/create-app (the release this repository pins), installs only the tarballs into it,
-# applies docs/install.md's snippets, builds the app's production bundle and checks that common's engine
-# entry is not in it, then serves the app against a local control plane seeded with the demo and
-# drives it in Chromium: guest sign-in, the Krypton page, one Secret, its History tab, an edit, the
+# tarballs. It builds and packs @krypton/core and the plugins, checks the tarballs, creates a fresh
+# app with @backstage/create-app (the release this repository pins), installs only the tarballs into
+# it, applies docs/install.md's snippets, builds the app's production bundle and checks that
+# tree-shaking kept core's engines out of it (the frontend imports core's root entry, which exports
+# them too), then serves the app against a local control plane seeded with the demo and drives it
+# in Chromium: guest sign-in, the Krypton page, one Secret, its History tab, an edit, the
 # version it archived, and an entity's Secrets tab. It prints the time of each phase and stops
 # everything it started. Not part of ./krypton test; see docs/install.md, "Install in your Backstage".
 #
@@ -26,12 +27,14 @@ WORK="${KRYPTON_INSTALL_TEST_DIR:-${TMPDIR:-/tmp}/krypton-install-test}"
 APP="$WORK/app"
 PACKS="$WORK/packs"
 ARTIFACTS="$here/artifacts"
-# Folders under plugins/, in build order (common first).
-PLUGINS=(krypton-common krypton-react krypton krypton-backend scaffolder-backend-module-krypton)
+# Package folders, in build order (core first, then common); each one's tarball is named after the
+# folder's last part (core.tgz, krypton-common.tgz, ...).
+PACKAGES=(packages/core plugins/krypton-common plugins/krypton-react plugins/krypton plugins/krypton-backend
+  plugins/scaffolder-backend-module-krypton)
 ENGINE_STRINGS=(
-  # plugins/krypton-common/src/kubernetes/history.ts
+  # packages/core/src/kubernetes/history.ts
   'Kubernetes refused the history snapshot'
-  # plugins/krypton-common/src/kubernetes/restartConsumers.ts
+  # packages/core/src/kubernetes/restartConsumers.ts
   'The listed workload has a missing or malformed name'
 )
 
@@ -88,17 +91,17 @@ logged() {
   fi
 }
 
-# --- the plugins -----------------------------------------------------------------------------
+# --- the packages ----------------------------------------------------------------------------
 
 # Immutable: the test packs what the lockfile says and never rewrites it.
 install_repo() { logged repo-install.log yarn install --immutable; }
 
-build_plugins() {
+build_packages() {
   # tsc writes dist-types, from which the package build takes its .d.ts files.
   logged tsc.log yarn tsc
   local p
-  for p in "${PLUGINS[@]}"; do
-    (cd "plugins/$p" && logged "build-$p.log" yarn backstage-cli package build)
+  for p in "${PACKAGES[@]}"; do
+    (cd "$p" && logged "build-${p##*/}.log" yarn backstage-cli package build)
   done
 }
 
@@ -106,24 +109,25 @@ build_plugins() {
 # for dist/ and keeps the original as package.json-prepack) and postpack (which puts it back). If
 # the run is cut off between the two, restore_manifests puts back the copy taken before.
 restore_manifests() {
-  local p dir
-  for p in "${PLUGINS[@]}"; do
-    dir="$KRYPTON_ROOT/plugins/$p"
-    [ -f "$WORK/manifests/$p.json" ] || continue
-    if ! cmp -s "$WORK/manifests/$p.json" "$dir/package.json"; then
-      cp "$WORK/manifests/$p.json" "$dir/package.json"
-      log "restored plugins/$p/package.json"
+  local p dir saved
+  for p in "${PACKAGES[@]}"; do
+    dir="$KRYPTON_ROOT/$p"
+    saved="$WORK/manifests/${p##*/}.json"
+    [ -f "$saved" ] || continue
+    if ! cmp -s "$saved" "$dir/package.json"; then
+      cp "$saved" "$dir/package.json"
+      log "restored $p/package.json"
     fi
     rm -f "$dir/package.json-prepack"
   done
 }
 
-pack_plugins() {
+pack_packages() {
   rm -rf "$PACKS" "$WORK/manifests"
   mkdir -p "$PACKS" "$WORK/manifests"
-  local p dir sum
-  for p in "${PLUGINS[@]}"; do
-    dir="plugins/$p"
+  local dir p sum
+  for dir in "${PACKAGES[@]}"; do
+    p="${dir##*/}"
     cp "$dir/package.json" "$WORK/manifests/$p.json"
     if [ -e "$dir/package.json-prepack" ]; then
       log "$dir/package.json-prepack exists: an earlier pack was cut off; check $dir/package.json"
@@ -144,8 +148,8 @@ pack_plugins() {
 }
 
 check_tarballs() {
-  node "$here/checkTarballs.mjs" "$PACKS/krypton-common.tgz" "$PACKS/krypton-react.tgz" "$PACKS/krypton.tgz" \
-    "$PACKS/krypton-backend.tgz" "$PACKS/scaffolder-backend-module-krypton.tgz" \
+  node "$here/checkTarballs.mjs" "$PACKS/core.tgz" "$PACKS/krypton-common.tgz" "$PACKS/krypton-react.tgz" \
+    "$PACKS/krypton.tgz" "$PACKS/krypton-backend.tgz" "$PACKS/scaffolder-backend-module-krypton.tgz" \
     "${ENGINE_STRINGS[@]}"
 }
 
@@ -183,8 +187,8 @@ create_app() {
 }
 
 add_krypton() {
-  node "$here/prepareApp.mjs" add "$APP" "$TGZ_krypton_common" "$TGZ_krypton_react" "$TGZ_krypton" "$TGZ_krypton_backend" \
-    "$TGZ_scaffolder_backend_module_krypton" "$KRYPTON_ROOT/examples/krypton-secret-template.yaml"
+  node "$here/prepareApp.mjs" add "$APP" "$TGZ_core" "$TGZ_krypton_common" "$TGZ_krypton_react" "$TGZ_krypton" \
+    "$TGZ_krypton_backend" "$TGZ_scaffolder_backend_module_krypton" "$KRYPTON_ROOT/examples/krypton-secret-template.yaml"
 }
 
 install_app() {
@@ -337,8 +341,8 @@ trap stop_all EXIT
 trap 'exit 130' INT TERM
 
 phase "yarn install (this repository)" install_repo
-phase "build the plugins (tsc, package build)" build_plugins
-phase "pack the plugins (yarn pack)" pack_plugins
+phase "build core and the plugins (tsc, package build)" build_packages
+phase "pack core and the plugins (yarn pack)" pack_packages
 phase "check the tarballs" check_tarballs
 phase "move the previous run's app aside" remove_previous_app
 phase "create the app (create-app $CREATE_APP_VERSION)" create_app
@@ -346,7 +350,7 @@ phase "add Krypton's tarballs and snippets" add_krypton
 phase "install the app (yarn install)" install_app
 phase "type-check the app and the snippets (yarn tsc)" typecheck_app
 phase "build the app's bundle" build_bundle
-phase "check the bundle for the engine" check_bundle
+phase "check the bundle for the engines" check_bundle
 phase "control plane build" build_control_plane
 phase "start the control plane, seed the demo" start_control_plane
 phase "configure the app" configure_app

@@ -1,44 +1,7 @@
 import { AccessRules } from './dto';
 import { hasAccessRules } from './annotations';
 import { tryNormalizeEntityRef } from './entityRefs';
-
-/**
- * What a caller wants to do with one Secret.
- *
- * @public
- */
-export type SecretAction =
-  | 'read'
-  | 'reveal'
-  | 'update'
-  | 'delete'
-  | 'restore'
-  | 'restart'
-  | 'manageAccess';
-
-/**
- * Every action, in the order the Access tab lists them.
- *
- * @public
- */
-export const SECRET_ACTIONS: readonly SecretAction[] = [
-  'read',
-  'reveal',
-  'update',
-  'restore',
-  'restart',
-  'delete',
-  'manageAccess',
-];
-
-/**
- * The Backstage permission policy's answer per action on one Secret, judged by the backend on the
- * live Secret it read as the caller, conditions included. Krypton's access rules and Kubernetes
- * RBAC are judged apart from it.
- *
- * @public
- */
-export type SecretPolicyAnswers = Record<SecretAction, boolean>;
+import { SecretAction } from './secretActions';
 
 const VIEWER: readonly SecretAction[] = ['read', 'reveal'];
 const EDITOR: readonly SecretAction[] = [

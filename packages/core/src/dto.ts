@@ -1,4 +1,4 @@
-import type { SecretPolicyAnswers } from './access';
+import type { SecretPolicyAnswers } from './secretActions';
 
 /**
  * Who may do what with one Secret, as Backstage entity refs (user:default/alice, group:default/team-a).

@@ -16,6 +16,7 @@ export * from './settings';
 // The rules.
 export * from './encoding';
 export * from './annotations';
+export * from './secretActions';
 export * from './access';
 export * from './entityRefs';
 export * from './size';
@@ -37,6 +38,9 @@ export * from './kubernetes/errors';
 export * from './kubernetes/inventory';
 export * from './kubernetes/namespaces';
 export * from './kubernetes/identities';
+export * from './kubernetes/secretViews';
+export * from './kubernetes/secretListing';
+export * from './kubernetes/writePlan';
 export * from './kubernetes/liveSecrets';
 export * from './kubernetes/secretFacts';
 export * from './kubernetes/snapshots';

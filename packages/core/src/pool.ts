@@ -1,7 +1,7 @@
 /**
  * Runs `run` over the items with at most `limit` calls in flight, keeping the results in order.
- * Callers catch their own failures: one item never stops the others. In the root entry because it
- * is isomorphic: the engines bound their Kubernetes calls with it, the frontend its API requests.
+ * Callers catch their own failures: one item never stops the others. Isomorphic, like the rest of
+ * the core: the engines bound their Kubernetes calls with it, the frontend its API requests.
  *
  * @public
  */

@@ -328,7 +328,7 @@ describe('value reads by key, and value sizes, against a real kube-apiserver', (
     it("leaves a list over Node's header limit to Node's 431, never a 500, and keeps serving", async () => {
       // Node's HTTP parser answers 431 before Backstage or Krypton see the request (a client still
       // writing a long URL may see the connection reset instead); the key list parser itself
-      // refuses such lists with the 400 (keyList.test.ts in common).
+      // refuses such lists with the 400 (keyList.test.ts in the core).
       for (const query of [
         `?keys=${','.repeat(200_000)}`,
         `?keys=${'k'.repeat(1024 * 1024)}`,

@@ -120,8 +120,8 @@ export function artifactHubPkg({ pkg, checksum, archiveUrl, createdAt }) {
       : []),
     `  headlamp/plugin/archive-url: ${quoted(url)}`,
     `  headlamp/plugin/archive-checksum: ${quoted(checksum)}`,
-    // The first Headlamp release after @kinvolk/headlamp-plugin 0.14.0; see the README.
-    '  headlamp/plugin/version-compat: ">=0.43"',
+    // @kinvolk/headlamp-plugin 0.14.0, whose library is Headlamp 0.42's frontend; see the README.
+    '  headlamp/plugin/version-compat: ">=0.42"',
     // Web Crypto needs a secure context: the desktop app, or an in-cluster Headlamp on HTTPS.
     '  headlamp/plugin/distro-compat: "desktop,in-cluster"',
   ];

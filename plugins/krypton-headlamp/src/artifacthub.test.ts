@@ -151,7 +151,7 @@ describe('artifactHubPkg', () => {
     expect(lines).toContain(
       `  headlamp/plugin/archive-checksum: "${checksum}"`,
     );
-    expect(lines).toContain('  headlamp/plugin/version-compat: ">=0.43"');
+    expect(lines).toContain('  headlamp/plugin/version-compat: ">=0.42"');
     expect(lines).toContain(
       '  headlamp/plugin/distro-compat: "desktop,in-cluster"',
     );

@@ -1,7 +1,9 @@
 /**
  * Every word the plugin draws inside Headlamp, in one place. The plugin has no Backstage
  * translation ref to key them into; the API's fixed messages (`messages` of
- * @krypton/plugin-krypton-common) are shown verbatim, as in the Backstage plugin.
+ * @krypton/core) are shown verbatim, as in the Backstage plugin. The words of the value views and
+ * those that describe a consuming workload are @krypton/plugin-krypton-react's, shared with the
+ * Backstage plugin and rendered in English (englishValuesT, englishConsumersT).
  */
 
 /** Why the engines refuse to start in an insecure context; also the error they throw. */
@@ -161,22 +163,8 @@ export const text = {
       httpStatus: 'HTTP status',
       message: 'Guidance',
     },
-    usage: {
-      env: 'env',
-      envIn: (containers: string) => `env in ${containers}`,
-      envFrom: 'envFrom',
-      envFromIn: (containers: string) => `envFrom in ${containers}`,
-      volume: 'a volume',
-      volumeNamed: (volume: string) => `volume ${volume}`,
-      projected: 'a projected volume',
-      projectedNamed: (volume: string) => `projected volume ${volume}`,
-      imagePullSecret: 'imagePullSecrets',
-    },
-    flags: {
-      paused: 'Paused: it will not roll out until it is resumed.',
-      onDelete: 'OnDelete: its pods change only when they are deleted.',
-      reloader: 'Reloader watches it: it may have rolled out already.',
-    },
+    /** A workload's flag (krypton-react's workloadFlags), as the Backstage plugin writes it. */
+    flag: (label: string, explanation: string) => `${label}: ${explanation}`,
     none: '—',
     restart: 'Restart consumers',
     restarting: 'Restarting…',

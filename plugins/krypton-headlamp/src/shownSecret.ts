@@ -67,7 +67,7 @@ export function managedLabel(annotationPrefix: string): string {
   return `${kryptonKeys(annotationPrefix).managedBy}=${MANAGED_BY_VALUE}`;
 }
 
-/** Whether Krypton manages the Secret, by common's rule under the engines' prefix. */
+/** Whether Krypton manages the Secret, by the core's rule under the engines' prefix. */
 export function isManaged(
   secret: ShownSecret,
   annotationPrefix: string,

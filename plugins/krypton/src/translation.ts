@@ -2,7 +2,11 @@ import {
   createTranslationRef,
   useTranslationRef,
 } from '@backstage/core-plugin-api/alpha';
-import { previewMessages, valuesMessages } from '@krypton/plugin-krypton-react';
+import {
+  previewMessages,
+  valuesMessages,
+  workloadMessages,
+} from '@krypton/plugin-krypton-react';
 import type { ReactElement, ReactNode } from 'react';
 import { accessMessages } from './messages/access';
 import { consumersMessages } from './messages/consumers';
@@ -21,9 +25,11 @@ import { timeMessages } from './messages/time';
  * Every word that Krypton's own UI draws, in English, for apps to translate.
  *
  * One area per component folder keeps the keys findable (`history.restore.title`); the `values`
- * and `preview` areas are the words of the value views that the Headlamp plugin shares. The fixed
- * messages of the API (`messages` in common, the spec's exact texts) are not here: the UI shows
- * them as the server sent them, because they are the contract that scripts and logs match on.
+ * and `preview` areas are the words of the value views that the Headlamp plugin shares, and so
+ * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload
+ * (merged into the `consumers` area). The fixed messages of the API (`messages` in the core, the
+ * spec's exact texts) are not here: the UI shows them as the server sent them, because they are
+ * the contract that scripts and logs match on.
  *
  * @alpha
  */
@@ -31,7 +37,7 @@ export const kryptonTranslationRef = createTranslationRef({
   id: 'krypton',
   messages: {
     access: accessMessages,
-    consumers: consumersMessages,
+    consumers: { ...consumersMessages, ...workloadMessages },
     delete: deleteMessages,
     detail: detailMessages,
     edit: editMessages,

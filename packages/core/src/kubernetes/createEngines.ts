@@ -38,7 +38,7 @@ export interface KryptonEngines {
  * Wires the engines for one request. The identity mode decides which gateway each kind of call
  * uses (`engineGateways`): in hybrid mode the history archive and workload patches act as Krypton,
  * and the user's live writes are proven with a dry run first; otherwise everything is the user's.
- * A host with one identity only (Headlamp, the CLI) passes the same gateway twice and
+ * A host with one identity only (Headlamp) passes the same gateway twice and
  * `impersonation`.
  *
  * @public

@@ -12,13 +12,10 @@ import {
   SecretHistory,
   historyCleanupError,
 } from './history';
-import {
-  LiveGate,
-  LiveSecrets,
-  SERVICE_ACCOUNT_TOKEN_TYPE,
-  requiredActions,
-  splitData,
-} from './liveSecrets';
+import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
+import { LiveGate, LiveSecrets } from './liveSecrets';
+import { splitData } from './secretViews';
+import { requiredActions } from './writePlan';
 import { SnapshotRecord } from './snapshots';
 import { NativeSecret } from './types';
 

@@ -21,7 +21,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * KubeGateway over the Kubernetes REST API, for one identity: with an impersonation, every
  * request acts as that user and groups; without, as the transport's own identity (Krypton's).
- * Requests and answers are common's RestKubeGateway; this adds the transport and the logging.
+ * Requests and answers are the core's RestKubeGateway; this adds the transport and the logging.
  * Failures that point at the deployment rather than the request (Krypton's credentials refused,
  * outages, timeouts) are logged with their status and fixed reason, never with a body.
  */

@@ -61,7 +61,7 @@ export interface KubeTransportOptions {
   fileCheckIntervalMs?: number;
 }
 
-// The same budgets as every host of Krypton's engines (common's RestKubeGateway).
+// The same budgets as every host of Krypton's engines (the core's RestKubeGateway).
 const DEFAULTS = {
   deadlineMs: KUBE_REQUEST_DEADLINE_MS,
   maxResponseBytes: KUBE_MAX_RESPONSE_BYTES,

@@ -7,7 +7,9 @@ import {
   VALUE_ACTIONS,
 } from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
-import { SecretTarget, admitSecretName, permissionsFor } from './callers';
+import { admitSecretName } from './callers';
+import { SecretTarget } from './requestContext';
+import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 

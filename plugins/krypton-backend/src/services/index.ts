@@ -5,13 +5,13 @@ import { SecretsService } from './secretsService';
 import { ServiceOptions, serviceDeps } from './deps';
 import { StorageService } from './storageService';
 
-export type { CallerInput, SecretTarget } from './callers';
+export type { CallerInput, SecretTarget } from './requestContext';
 export { admitSecretName } from './callers';
 export type { ServiceOptions } from './deps';
 
 /**
  * Krypton's operations, one service per capability. Each identifies the caller, applies the
- * gates, calls common's engine and records the audit event, so that HTTP routes (and anything
+ * gates, calls the core's engines and records the audit event, so that HTTP routes (and anything
  * else that acts for a user) only translate.
  */
 export interface KryptonServices {

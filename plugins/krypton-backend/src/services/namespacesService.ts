@@ -1,6 +1,6 @@
 import { kryptonSecretReadPermission } from '@krypton/plugin-krypton-common';
 import { listNamespaceNames } from '@krypton/core';
-import { CallerInput } from './callers';
+import { CallerInput } from './requestContext';
 import { ServiceDeps } from './deps';
 
 /**

@@ -6,7 +6,8 @@ import {
   messages,
 } from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
-import { SecretTarget, admitSecretName } from './callers';
+import { admitSecretName } from './callers';
+import { SecretTarget } from './requestContext';
 import { ServiceDeps } from './deps';
 
 /** The workloads that consume a Secret: the dry run, restart-consumers, and its last result. */

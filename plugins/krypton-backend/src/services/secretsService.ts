@@ -22,7 +22,9 @@ import {
 } from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
-import { SecretTarget, admitSecretName, permissionsFor } from './callers';
+import { admitSecretName } from './callers';
+import { SecretTarget } from './requestContext';
+import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 

@@ -1,7 +1,6 @@
 import { KubeGateway, NativeSecret, SECRETS } from '@krypton/core';
-// Common's test double of the API server (UIDs, resourceVersions, preconditions, selectors,
+// The core's test double of the API server (UIDs, resourceVersions, preconditions, selectors,
 // metadata-only reads): the engines run for real in the component tests.
-// eslint-disable-next-line @backstage/no-relative-monorepo-imports
 import { InMemoryKubeGateway } from '@krypton/core/testing';
 import { HeadlampKrypton, headlampKrypton } from '../engines';
 import { HeadlampResource } from '../shownSecret';

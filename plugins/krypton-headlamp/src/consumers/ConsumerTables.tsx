@@ -1,11 +1,15 @@
 import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
+import {
+  describeUsage,
+  englishConsumersT,
+  workloadFlags,
+} from '@krypton/plugin-krypton-react';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { text } from '../messages';
-import { describeUsage, workloadFlags } from './describe';
 
 const columns = text.consumers.columns;
 
@@ -40,10 +44,18 @@ export function ConsumerTable(props: { workloads: ConsumerWorkload[] }) {
               {w.name}
             </TableCell>
             <TableCell>
-              <Lines lines={w.usages.map(describeUsage)} />
+              <Lines
+                lines={w.usages.map(usage =>
+                  describeUsage(usage, englishConsumersT),
+                )}
+              />
             </TableCell>
             <TableCell>
-              <Lines lines={workloadFlags(w)} />
+              <Lines
+                lines={workloadFlags(w, englishConsumersT).map(flag =>
+                  text.consumers.flag(flag.label, flag.explanation),
+                )}
+              />
             </TableCell>
           </TableRow>
         ))}
@@ -52,7 +64,9 @@ export function ConsumerTable(props: { workloads: ConsumerWorkload[] }) {
   );
 }
 
-/** The kinds whose inventory failed, with common's fixed guidance; no workload name is invented. */
+/**
+ * The kinds whose inventory failed, with the core's fixed guidance; no workload name is invented.
+ */
 export function DiscoveryFailureTable(props: {
   failures: DiscoveryFailure[];
   label: string;

@@ -140,7 +140,7 @@ function Consumers(props: {
 }
 
 /**
- * The workloads that consume a Krypton-managed Secret, from common's dry run, and restart
+ * The workloads that consume a Krypton-managed Secret, from the core's dry run, and restart
  * consumers with the result contract's outcome per workload. The user's RBAC is the only gate:
  * the engine gates the live Secret as the server does, and each list and patch is the user's own,
  * so RBAC that allows some kinds only gives a partial result.

@@ -142,7 +142,7 @@ describe('ConsumersSection: the states of the dry run', () => {
     expect(within(row('agent')).getByText('volume creds')).toBeTruthy();
     expect(
       within(row('agent')).getByText(
-        'OnDelete: its pods change only when they are deleted.',
+        'OnDelete: pods roll only when they are deleted',
       ),
     ).toBeTruthy();
   });

@@ -20,7 +20,7 @@ import { DiscoveryFailureTable } from './ConsumerTables';
 const resultText = text.consumers.result;
 const columns = text.consumers.columns;
 
-/** One matched workload of a restart: acknowledged, or failed with common's guidance. */
+/** One matched workload of a restart: acknowledged, or failed with the core's guidance. */
 type Outcome = WorkloadRef & { failure?: RestartFailure };
 
 /**

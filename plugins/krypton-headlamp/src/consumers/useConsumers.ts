@@ -7,7 +7,7 @@ export type ConsumersState = LoadState<ConsumersResult>;
 
 /**
  * The dry run of restart-consumers, as the backend's restartService runs it: the live Secret's
- * gate first (metadata only), then common's discovery of the three workload kinds.
+ * gate first (metadata only), then the core's discovery of the three workload kinds.
  */
 export function useConsumers(krypton: HeadlampKrypton, secret: ShownSecret) {
   const { namespace, name } = secret;

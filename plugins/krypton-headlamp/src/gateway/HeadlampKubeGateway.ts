@@ -2,7 +2,7 @@ import { RestKubeGateway } from '@krypton/core';
 import { HeadlampSendOptions, headlampSend } from './headlampSend';
 
 /**
- * The KubeGateway of Krypton's engines inside Headlamp: common's RestKubeGateway (the paths,
+ * The KubeGateway of Krypton's engines inside Headlamp: the core's RestKubeGateway (the paths,
  * preconditions and answer checks of the server's gateway) sending through Headlamp's API proxy
  * with the signed-in user's credentials.
  */

@@ -137,7 +137,7 @@ async function readAnswer(
 }
 
 /**
- * Sends the requests of common's RestKubeGateway through Headlamp's API proxy. Headlamp's server
+ * Sends the requests of the core's RestKubeGateway through Headlamp's API proxy. Headlamp's server
  * adds the user's credentials (its cookie or token), so every request acts as the signed-in user,
  * as the server's `impersonation` mode does; the budgets are the server's.
  */

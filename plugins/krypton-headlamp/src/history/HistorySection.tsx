@@ -220,7 +220,8 @@ function Versions(props: {
 /**
  * The History of a Krypton-managed Secret on Headlamp's details view: its versions, what
  * restoring each would change against the live Secret on the view, and restore pinned to the
- * live revision on the view. Every rule is the engines' or common's; this only draws them.
+ * live revision on the view. Every rule is the core's (its engines and its rules); this only
+ * draws them.
  */
 export function HistorySection(props: {
   krypton: HeadlampKrypton;

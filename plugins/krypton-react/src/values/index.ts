@@ -16,13 +16,7 @@ export type { PreviewFormat, PreviewMode } from './formats';
 export type { ExpiryStatus } from './host';
 export { previewMessages, valuesMessages } from './messages';
 export { englishValuesT, valueViewMessages } from './texts';
-export type {
-  MessageKeyOf,
-  ValuesT,
-  ValuesTextKey,
-  ValuesTextParams,
-  WithoutPluralSuffix,
-} from './texts';
+export type { ValuesT, ValuesTextKey, ValuesTextParams } from './texts';
 export { VISUALLY_HIDDEN, valuesStyles } from './styles';
 export type { StyleRules, ValuesTheme } from './styles';
 export { ValuesTable } from './ValuesTable';

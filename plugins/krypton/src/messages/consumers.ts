@@ -1,4 +1,8 @@
-/** The words of the consumers components; see ../translation.ts for the rules of every area. */
+/**
+ * The words of the consumers components; see ../translation.ts for the rules of every area. The
+ * words that describe a workload (`usage`, `flags`) are @krypton/plugin-krypton-react's
+ * workloadMessages, which translation.ts merges into this area.
+ */
 export const consumersMessages = {
   tab: {
     title: 'Consuming workloads',
@@ -54,26 +58,6 @@ export const consumersMessages = {
     failed: 'Failed',
     requested: 'Requested',
     flag: '{{label}}: {{explanation}}',
-  },
-  usage: {
-    env: 'env',
-    envIn: 'env in {{containers}}',
-    envFrom: 'envFrom',
-    envFromIn: 'envFrom in {{containers}}',
-    volume: 'volume',
-    volumeNamed: 'volume {{volume}}',
-    projected: 'projected volume',
-    projectedNamed: 'projected volume {{volume}}',
-    imagePullSecret: 'imagePullSecret',
-  },
-  flags: {
-    paused: 'Paused',
-    pausedExplanation: 'will not roll out until it is resumed',
-    onDelete: 'OnDelete',
-    onDeleteExplanation: 'pods roll only when they are deleted',
-    reloader: 'Reloader',
-    reloaderExplanation:
-      'Stakater Reloader watches it, so it may already have rolled after the last change',
   },
   groups: {
     notInCatalog: 'Not in the catalog',

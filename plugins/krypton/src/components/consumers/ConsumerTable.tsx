@@ -1,11 +1,11 @@
 import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
+import { describeUsage, workloadFlags } from '@krypton/plugin-krypton-react';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import { useKryptonT } from '../../translation';
-import { describeUsage, workloadFlags } from './describe';
 
 /** An empty cell: a symbol, not a word. */
 const NONE = '—';

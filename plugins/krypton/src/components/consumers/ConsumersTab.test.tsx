@@ -78,7 +78,7 @@ describe('ConsumersTab', () => {
     expect(workerRow).not.toHaveTextContent('Paused');
 
     const agentRow = row(table, 'agent');
-    expect(within(agentRow).getByText('imagePullSecret')).toBeInTheDocument();
+    expect(within(agentRow).getByText('imagePullSecrets')).toBeInTheDocument();
     expect(agentRow).toHaveTextContent(
       'Reloader: Stakater Reloader watches it, so it may already have rolled',
     );

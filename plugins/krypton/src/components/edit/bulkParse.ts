@@ -80,7 +80,7 @@ export function parseBulk(text: string, t: KryptonT): BulkParseResult {
     try {
       validateDataKey(key);
     } catch (e) {
-      // The rule's own text from common, as the API would answer it.
+      // The rule's own text from the core, as the API would answer it.
       const reason =
         e instanceof Error ? e.message : t('edit.validation.invalidKey');
       issues.push({

@@ -212,7 +212,7 @@ export interface DraftContext {
   canEditAccess: boolean;
 }
 
-/** A rule's own text from common (the API answers with the same), or the fallback. */
+/** A rule's own text from the core (the API answers with the same), or the fallback. */
 function message(e: unknown, fallback: string): string {
   return e instanceof Error ? e.message : fallback;
 }

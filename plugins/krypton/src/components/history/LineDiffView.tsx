@@ -174,7 +174,7 @@ export interface LineDiffViewProps {
 
 /**
  * A multi-line text value's changes line by line, as Git shows them, masked until revealed like
- * each value: until then no line of either side is in the page. Bounded by the common rule's
+ * each value: until then no line of either side is in the page. Bounded by the core rule's
  * limits, so that a hostile value cannot freeze the page.
  */
 export function LineDiffView(props: LineDiffViewProps) {

@@ -10,7 +10,7 @@ import { KryptonT } from '../../translation';
 
 /**
  * Why no version of this Secret can be restored now, in the user's words, or undefined when
- * restore is offered (common's restoreBlockOf decides). The API's fixed messages are shown as the
+ * restore is offered (the core's restoreBlockOf decides). The API's fixed messages are shown as the
  * server would send them.
  */
 export function restoreBlock(

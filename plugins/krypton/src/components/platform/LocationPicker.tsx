@@ -28,7 +28,7 @@ function namespaceProblem(t: KryptonT, value: string): string | undefined {
     validateNamespace(value);
     return undefined;
   } catch (e) {
-    // The rule's own text from common, as the API would answer it.
+    // The rule's own text from the core, as the API would answer it.
     return (e as Error).message;
   }
 }
