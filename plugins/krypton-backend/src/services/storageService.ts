@@ -122,7 +122,7 @@ export class StorageService {
           const ctx = await this.operator(input);
           const rewrite = this.engine(ctx);
           const scope = rewriteScope(this.deps.config, ctx, rewrite);
-          if (namespace !== undefined) await scope.admit(namespace);
+          if (namespace !== undefined) await scope(namespace);
           const begun = await this.deps.storageRewriteRuns.start({
             id,
             cluster: ctx.cluster.name,

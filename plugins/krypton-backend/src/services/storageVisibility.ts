@@ -20,32 +20,32 @@ export const VISIBILITY_CHECKS_IN_FLIGHT = 8;
  * The scope of an operator's storage rewrite. Krypton's identity rewrites, so the scope is what
  * the caller could see: the namespaces their own identity may list Secrets in, or in
  * serviceAccount mode (where that identity is Krypton's) the namespaces listed for the mode.
+ * Refuses (403) a namespace outside it.
  */
 export function rewriteScope(
   config: KryptonBackendConfig,
   ctx: ClusterRequestContext,
   rewrite: StorageRewrite,
 ) {
-  const include =
-    config.identity === 'serviceAccount'
-      ? (ns: string) => config.serviceAccountMode.namespaces.has(ns)
-      : undefined;
-  const admit = async (namespace: string): Promise<void> => {
-    const visible = include
-      ? include(namespace)
-      : await rewrite.mayList(ctx.gateways.user, namespace).catch(err => {
-          throw fromKubeError(err);
-        });
+  return async (namespace: string): Promise<void> => {
+    const visible =
+      config.identity === 'serviceAccount'
+        ? config.serviceAccountMode.namespaces.has(namespace)
+        : await rewrite.mayList(ctx.gateways.user, namespace).catch(err => {
+            throw fromKubeError(err);
+          });
     if (!visible) throw new KryptonError('forbidden', messages.rewriteScope);
   };
-  return { admit };
 }
+
+/** A rewrite scope's admission of a namespace: resolves, or refuses with 403. */
+export type RewriteScope = ReturnType<typeof rewriteScope>;
 
 /**
  * Whether the caller may list a namespace's Secrets, asked once per namespace and call; the
  * scope's refusal is a no, any other failure is the caller's.
  */
-export function namespaceVisibility(scope: ReturnType<typeof rewriteScope>) {
+export function namespaceVisibility(scope: RewriteScope) {
   const known = new Map<string, Promise<boolean>>();
   return (namespace: string): Promise<boolean> => {
     let answer = known.get(namespace);
@@ -59,10 +59,10 @@ export function namespaceVisibility(scope: ReturnType<typeof rewriteScope>) {
 
 /** The scope's admission of a namespace as a yes or no; failures other than a refusal throw. */
 export function admitted(
-  scope: ReturnType<typeof rewriteScope>,
+  scope: RewriteScope,
   namespace: string,
 ): Promise<boolean> {
-  return scope.admit(namespace).then(
+  return scope(namespace).then(
     () => true,
     err => {
       if (err instanceof KryptonError && err.code === 'forbidden') return false;

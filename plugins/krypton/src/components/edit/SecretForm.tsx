@@ -2,7 +2,6 @@ import { SecretWriteAnswer } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
-import { NamespaceLocation, SecretLocation } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { AccessFields } from './AccessFields';
 import { ConflictDialog } from './ConflictDialog';
@@ -15,7 +14,7 @@ import { MetadataFields } from './MetadataFields';
 import { SizeMeter } from './SizeMeter';
 import { useLeaveGuard } from './useLeaveGuard';
 import { useSaveAndReload } from './useSaveAndReload';
-import { useSecretFormModel } from './useSecretFormModel';
+import { SecretFormSubject, useSecretFormModel } from './useSecretFormModel';
 import { useValueFiles } from './useValueFiles';
 import { ValuesSection } from './ValuesSection';
 
@@ -60,14 +59,10 @@ export type SecretFormScope = 'all' | 'metadata';
  */
 export type SecretFormProps = SecretFormCommonProps &
   (
-    | { mode: 'create'; location: NamespaceLocation; initial?: undefined }
-    | {
-        mode: 'edit';
-        location: SecretLocation;
-        /** The Secret as the page knows it; without it the form loads it. Later values only raise a notice. */
-        initial?: SecretWriteAnswer;
+    | Extract<SecretFormSubject, { mode: 'create' }>
+    | (Extract<SecretFormSubject, { mode: 'edit' }> & {
         scope?: SecretFormScope;
-      }
+      })
   );
 
 /** Create or edit one Secret: text values, description, immutability and access rules. */

@@ -20,15 +20,22 @@ import {
 } from './draft';
 import { PinnedDraft, useDraft } from './useDraft';
 
+/** What a form creates or edits: the one place of the create/edit union of its props. */
+export type SecretFormSubject =
+  | { mode: 'create'; location: NamespaceLocation; initial?: undefined }
+  | {
+      mode: 'edit';
+      location: SecretLocation;
+      /** The Secret as the page knows it; without it the form loads it. Later values only raise a notice. */
+      initial?: SecretWriteAnswer;
+    };
+
 /** The part of the form's props that decides its state; SecretFormProps fits it. */
 export type SecretFormModelProps = {
   keepValues: boolean;
   canEditAccess: boolean;
   onDirtyChange?: (dirty: boolean) => void;
-} & (
-  | { mode: 'create'; location: NamespaceLocation; initial?: undefined }
-  | { mode: 'edit'; location: SecretLocation; initial?: SecretWriteAnswer }
-);
+} & SecretFormSubject;
 
 export interface SecretFormModel extends PinnedDraft {
   /** The Secret a save updates; undefined until a create form has created one. */
