@@ -2,9 +2,13 @@ import {
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
 } from '@krypton/kube-testenv';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
-import { kryptonSecretReadPermission, kryptonSecretRevealPermission, kryptonSecretUpdatePermission } from '@krypton/plugin-krypton-common';
+import {
+  kryptonSecretReadPermission,
+  kryptonSecretRevealPermission,
+  kryptonSecretUpdatePermission,
+} from '@krypton/plugin-krypton-common';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
@@ -48,7 +52,7 @@ interface Op {
  */
 describe('the example backend as deployed', () => {
   const ns = useTestNamespace('krypton-deployed');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   let at20: DeployedBackend;
   let at100: DeployedBackend;
   const backendAgent = new http.Agent({ keepAlive: true });

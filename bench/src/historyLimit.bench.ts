@@ -8,9 +8,9 @@ import {
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
 } from '@krypton/kube-testenv';
 import { hash32 } from '@krypton/plugin-krypton-backend/src/__testUtils__/history';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
   as,
@@ -53,7 +53,7 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 describe('history at the limit with large values', () => {
   const ns = useTestNamespace('krypton-bench');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   const backendAgent = new http.Agent({ keepAlive: true });
   let kubeAgent: https.Agent;
   let krypton: KryptonTestBackend;
@@ -105,7 +105,7 @@ describe('history at the limit with large values', () => {
   afterAll(async () => {
     await krypton.stop();
     // No namespace controller runs here: remove the ~100 MB of snapshots for the benches after.
-    const snapshots = await admin.transport.request({
+    const snapshots = await admin.request({
       method: 'GET',
       path: `/api/v1/namespaces/${ns.name}/secrets`,
       query: { labelSelector: 'krypton.io/kind=history' },
@@ -116,7 +116,7 @@ describe('history at the limit with large values', () => {
         .items ?? []
     ).map(s => s.metadata.name);
     await bounded([...names, 'big'], 4, name =>
-      admin.transport.request({
+      admin.request({
         method: 'DELETE',
         path: `/api/v1/namespaces/${ns.name}/secrets/${name}`,
       }),

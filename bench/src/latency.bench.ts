@@ -2,8 +2,8 @@ import {
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
 } from '@krypton/kube-testenv';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
   as,
@@ -21,7 +21,7 @@ import { Breakdown, RoundTripClock, breakdownRow } from './roundTrips';
 // the same Secret on the same kube-apiserver, measured in one run.
 describe('latency', () => {
   const ns = useTestNamespace('krypton-bench');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   let krypton: KryptonTestBackend;
   let roomy: KryptonTestBackend;
   let hybrid: KryptonTestBackend;

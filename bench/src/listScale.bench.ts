@@ -7,9 +7,9 @@ import {
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
 } from '@krypton/kube-testenv';
 import { METADATA_LIST_ACCEPT, TABLE_ACCEPT } from '@krypton/core';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
   as,
@@ -109,7 +109,7 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 describe('the list of 2,000 managed Secrets', () => {
   const ns = useTestNamespace('krypton-bench');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   const backendAgent = new http.Agent({ keepAlive: true });
   let kubeAgent: https.Agent;
   let krypton: KryptonTestBackend;
@@ -149,7 +149,7 @@ describe('the list of 2,000 managed Secrets', () => {
   afterAll(async () => {
     await krypton.stop();
     // No namespace controller runs here: remove the Secrets for the benches after.
-    await admin.transport.request({
+    await admin.request({
       method: 'DELETE',
       path: `/api/v1/namespaces/${ns.name}/secrets`,
       query: { labelSelector: 'krypton.io/managed-by=krypton' },

@@ -5,22 +5,18 @@ import {
   startFaultProxy,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
+  eventually,
+  WorkloadKind,
+  container,
+  createWorkload,
 } from '@krypton/kube-testenv';
 import { hash32 } from '@krypton/plugin-krypton-backend/src/__testUtils__/history';
-import {
-  AdminClient,
-  eventually,
-} from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
   as,
   startKryptonBackend,
 } from '@krypton/plugin-krypton-backend/src/__testUtils__/testBackend';
-import {
-  Kind,
-  container,
-  createWorkload,
-} from '@krypton/plugin-krypton-backend/src/__testUtils__/workloads';
 import { bounded, sendJson } from './clients';
 import { formatColumns } from './measure';
 
@@ -41,7 +37,7 @@ const N = 3;
 const LIMIT = 2;
 
 /** The workloads that reference `db`, one per reference path (M = 5), and two near misses. */
-const CONSUMERS: Array<[Kind, string, Record<string, unknown>]> = [
+const CONSUMERS: Array<[WorkloadKind, string, Record<string, unknown>]> = [
   [
     'Deployment',
     'env',
@@ -79,7 +75,7 @@ const CONSUMERS: Array<[Kind, string, Record<string, unknown>]> = [
   ],
   ['DaemonSet', 'pull', { imagePullSecrets: [{ name: 'db' }] }],
 ];
-const BYSTANDERS: Array<[Kind, string, Record<string, unknown>]> = [
+const BYSTANDERS: Array<[WorkloadKind, string, Record<string, unknown>]> = [
   [
     'Deployment',
     'other',
@@ -137,7 +133,7 @@ function sequence(steps: string[]): string {
 
 describe('Kubernetes requests per operation', () => {
   const ns = useTestNamespace('krypton-bench');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   const agent = new http.Agent({ keepAlive: true });
   let proxy: FaultProxy;
   const backends = {} as Record<
@@ -206,7 +202,7 @@ describe('Kubernetes requests per operation', () => {
     }
     await proxy.close();
     for (const kind of ['deployments', 'statefulsets', 'daemonsets']) {
-      await admin.transport.request({
+      await admin.request({
         method: 'DELETE',
         path: `/apis/apps/v1/namespaces/${ns.name}/${kind}`,
       });

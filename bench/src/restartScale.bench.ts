@@ -7,19 +7,17 @@ import {
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
+  ClusterAdmin,
+  WorkloadKind,
+  container,
+  createWorkload,
+  workloadPath,
 } from '@krypton/kube-testenv';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
 import {
   KryptonTestBackend,
   as,
   startKryptonBackend,
 } from '@krypton/plugin-krypton-backend/src/__testUtils__/testBackend';
-import {
-  Kind,
-  container,
-  createWorkload,
-  workloadPath,
-} from '@krypton/plugin-krypton-backend/src/__testUtils__/workloads';
 import { bounded, kubectl, send, sendJson } from './clients';
 import {
   MemoryPeak,
@@ -40,18 +38,18 @@ import {
  * work. Times are printed, never asserted.
  */
 
-const COUNTS: Record<Kind, number> = {
+const COUNTS: Record<WorkloadKind, number> = {
   Deployment: 1000,
   StatefulSet: 500,
   DaemonSet: 500,
 };
-const KINDS = Object.keys(COUNTS) as Kind[];
-const PLURAL: Record<Kind, string> = {
+const KINDS = Object.keys(COUNTS) as WorkloadKind[];
+const PLURAL: Record<WorkloadKind, string> = {
   Deployment: 'deployments',
   StatefulSet: 'statefulsets',
   DaemonSet: 'daemonsets',
 };
-const PREFIX: Record<Kind, string> = {
+const PREFIX: Record<WorkloadKind, string> = {
   Deployment: 'd',
   StatefulSet: 's',
   DaemonSet: 'ds',
@@ -199,7 +197,7 @@ interface Run {
 
 describe('restart-consumers at scale', () => {
   const ns = useTestNamespace('krypton-bench');
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   const backendAgent = new http.Agent({ keepAlive: true });
   let kubeAgent: https.Agent;
   let krypton: KryptonTestBackend;
@@ -207,8 +205,8 @@ describe('restart-consumers at scale', () => {
   let setupMs = 0;
   /** JSON bytes and pages of the script's last inventory. */
   const inventory = { bytes: 0, pages: 0 };
-  const names: Array<[Kind, string]> = [];
-  const matches: Array<[Kind, string]> = [];
+  const names: Array<[WorkloadKind, string]> = [];
+  const matches: Array<[WorkloadKind, string]> = [];
 
   beforeAll(async () => {
     const state = testClusterState();
@@ -229,7 +227,7 @@ describe('restart-consumers at scale', () => {
       },
       stringData: { password: 'p' },
     });
-    const specs: Array<[Kind, string, Record<string, unknown>]> = [];
+    const specs: Array<[WorkloadKind, string, Record<string, unknown>]> = [];
     let m = 0;
     let o = 0;
     for (const kind of KINDS) {
@@ -257,10 +255,9 @@ describe('restart-consumers at scale', () => {
   afterAll(async () => {
     await krypton.stop();
     for (const kind of KINDS) {
-      await admin.transport.request({
+      await admin.request({
         method: 'DELETE',
         path: workloadPath(ns.name, kind),
-        maxResponseBytes: 256 * 1024 * 1024,
       });
     }
     admin.close();
@@ -272,7 +269,7 @@ describe('restart-consumers at scale', () => {
   /** Removes the annotation map that a run added, so that the next run starts from the same state. */
   async function reset(): Promise<void> {
     await bounded(matches, 8, async ([kind, name]) => {
-      const res = await admin.transport.request({
+      const res = await admin.request({
         method: 'PATCH',
         path: workloadPath(ns.name, kind, name),
         body: [{ op: 'remove', path: '/spec/template/metadata/annotations' }],
@@ -414,7 +411,7 @@ describe('restart-consumers at scale', () => {
           send(
             `${state.server}${workloadPath(
               ns.name,
-              w.kind as Kind,
+              w.kind as WorkloadKind,
               w.metadata.name,
             )}`,
             {

@@ -2,9 +2,15 @@ import {
   ControlPlane,
   aescbcEncryptionConfig,
   startControlPlane,
+  ClusterAdmin,
 } from '@krypton/kube-testenv';
-import { kryptonKeys, METADATA_LIST_ACCEPT, NativeSecret, buildSnapshot, inPool } from '@krypton/core';
-import { AdminClient } from '@krypton/plugin-krypton-backend/src/__testUtils__/rbac';
+import {
+  kryptonKeys,
+  METADATA_LIST_ACCEPT,
+  NativeSecret,
+  buildSnapshot,
+  inPool,
+} from '@krypton/core';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -82,7 +88,7 @@ describe('storage rewrite of 20,000 objects', () => {
     randomBytes(32).toString('base64'),
   ]);
   let cp: ControlPlane;
-  let admin: AdminClient;
+  let admin: ClusterAdmin;
   let backend: DeployedBackend | undefined;
 
   /** Makes `primary` the first key (the others still decrypt) and restarts the apiserver. */
@@ -122,7 +128,7 @@ describe('storage rewrite of 20,000 objects', () => {
   /** The no-op merge patch of one listed object; whether it was stored again. */
   async function patchUnchanged(item: NativeSecret): Promise<boolean> {
     const { name, uid, resourceVersion } = item.metadata;
-    const res = await admin.transport.request({
+    const res = await admin.request({
       method: 'PATCH',
       path: `/api/v1/namespaces/${NS}/secrets/${name}`,
       body: { metadata: { uid, resourceVersion } },
@@ -140,7 +146,7 @@ describe('storage rewrite of 20,000 objects', () => {
     let rewritten = 0;
     let continueToken: string | undefined;
     do {
-      const page = await admin.transport.request({
+      const page = await admin.request({
         method: 'GET',
         path: `/api/v1/namespaces/${NS}/secrets`,
         query: {
@@ -245,8 +251,8 @@ describe('storage rewrite of 20,000 objects', () => {
       startControlPlane({ encryptionConfig: configFile }),
     ]);
     cp = plane;
-    admin = new AdminClient(cp.state.identities.admin.kubeconfig);
-    const ns = await admin.transport.request({
+    admin = new ClusterAdmin(cp.state.identities.admin.kubeconfig);
+    const ns = await admin.request({
       method: 'POST',
       path: '/api/v1/namespaces',
       body: { metadata: { name: NS } },

@@ -3,7 +3,7 @@ import {
   DEMO_NAMESPACE,
   createManagedSecret,
   detailPath,
-  kubectl,
+  admin,
   launchBrowser,
   readSecret,
   screenshot,
@@ -19,23 +19,8 @@ const FINALIZER = 'krypton.io/browser-test-hold';
 
 /** The name of one history snapshot of a live Secret, found by its annotations. */
 async function snapshotOf(live: string, version: number): Promise<string> {
-  const list = JSON.parse(
-    await kubectl(
-      'get',
-      'secrets',
-      '-n',
-      DEMO_NAMESPACE,
-      '-l',
-      'krypton.io/kind=history',
-      '-o',
-      'json',
-    ),
-  ) as {
-    items: Array<{
-      metadata: { name: string; annotations?: Record<string, string> };
-    }>;
-  };
-  const found = list.items.find(
+  const snapshots = await admin().snapshots(DEMO_NAMESPACE);
+  const found = snapshots.find(
     item =>
       item.metadata.annotations?.['krypton.io/history-of'] === live &&
       item.metadata.annotations?.['krypton.io/version'] === String(version),
@@ -45,17 +30,9 @@ async function snapshotOf(live: string, version: number): Promise<string> {
 }
 
 async function setFinalizers(name: string, finalizers: string[] | null) {
-  await kubectl(
-    'patch',
-    'secret',
-    name,
-    '-n',
-    DEMO_NAMESPACE,
-    '--type',
-    'merge',
-    '-p',
-    JSON.stringify({ metadata: { finalizers } }),
-  );
+  await admin().patchSecret(DEMO_NAMESPACE, name, {
+    metadata: { finalizers },
+  });
 }
 
 /** Opens a Secret's History tab and waits for its list. */
@@ -83,17 +60,11 @@ async function confirmDelete(
 }
 
 async function exists(name: string): Promise<boolean> {
-  const out = await kubectl(
-    'get',
-    'secret',
-    name,
-    '-n',
-    DEMO_NAMESPACE,
-    '--ignore-not-found',
-    '-o',
-    'name',
-  );
-  return out.trim() !== '';
+  const res = await admin().getSecret(DEMO_NAMESPACE, name);
+  if (res.status !== 200 && res.status !== 404) {
+    throw new Error(`get ${name} answered ${res.status}`);
+  }
+  return res.status === 200;
 }
 
 describe('deleting a Secret', () => {

@@ -3,7 +3,7 @@ import {
   DEMO_NAMESPACE,
   createManagedSecret,
   detailPath,
-  kubectlApply,
+  admin,
   launchBrowser,
   onPage,
   readSecret,
@@ -26,7 +26,7 @@ describe('editing: values from files, the access picker, the access form and lea
     browser = await launchBrowser();
     context = await signedInContext(browser);
     await createManagedSecret(FROM_FILE, { note: 'old note' });
-    await kubectlApply({
+    await admin().apply({
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {

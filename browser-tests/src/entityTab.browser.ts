@@ -2,7 +2,7 @@ import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   DEMO_NAMESPACE,
   clipboardText,
-  kubectl,
+  admin,
   launchBrowser,
   screenshot,
   signedInContext,
@@ -112,17 +112,9 @@ describe('the entity tab', () => {
 
   it('offers Roll back… only where a restore can succeed, and says why not', async () => {
     // The reproduction: the demo's payments-notes, made immutable.
-    await kubectl(
-      '-n',
-      DEMO_NAMESPACE,
-      'patch',
-      'secret',
-      'payments-notes',
-      '--type',
-      'merge',
-      '-p',
-      '{"immutable":true}',
-    );
+    await admin().patchSecret(DEMO_NAMESPACE, 'payments-notes', {
+      immutable: true,
+    });
     const page = await context.newPage();
     await page.goto('/catalog/default/component/payments-worker/krypton');
     const frozen = page.getByRole('link', {

@@ -2,7 +2,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DEMO_NAMESPACE,
   decodeValue,
-  kubectlApply,
+  admin,
   launchBrowser,
   readSecret,
   screenshot,
@@ -45,7 +45,7 @@ describe('the platform page', () => {
     browser = await launchBrowser();
     context = await signedInContext(browser);
     // An unmanaged Secret, as kubectl or another tool would have made it.
-    await kubectlApply({
+    await admin().apply({
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: ADOPTED, namespace: DEMO_NAMESPACE },

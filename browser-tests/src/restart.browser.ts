@@ -1,7 +1,8 @@
+import { WorkloadKind, readWorkload } from '@krypton/kube-testenv';
 import { Browser, BrowserContext } from 'playwright-core';
 import {
   DEMO_NAMESPACE,
-  kubectl,
+  admin,
   launchBrowser,
   onPage,
   screenshot,
@@ -10,19 +11,9 @@ import {
 
 const RESTARTED_AT = 'krypton.io/restarted-at';
 
-async function restartedAt(kind: string, name: string): Promise<string> {
-  return kubectl(
-    'get',
-    kind,
-    name,
-    '-n',
-    DEMO_NAMESPACE,
-    '-o',
-    `jsonpath={.spec.template.metadata.annotations.${RESTARTED_AT.replace(
-      /\./g,
-      '\\.',
-    )}}`,
-  );
+async function restartedAt(kind: WorkloadKind, name: string): Promise<string> {
+  const workload = await readWorkload(admin(), DEMO_NAMESPACE, kind, name);
+  return workload.spec.template.metadata?.annotations?.[RESTARTED_AT] ?? '';
 }
 
 describe('restarting consumers', () => {
@@ -107,14 +98,14 @@ describe('restarting consumers', () => {
       await screenshot(page, 'restart-result');
 
       for (const [kind, name] of [
-        ['deployment', 'payments-api'],
-        ['daemonset', 'payments-agent'],
-        ['deployment', 'reports-export'],
-      ]) {
+        ['Deployment', 'payments-api'],
+        ['DaemonSet', 'payments-agent'],
+        ['Deployment', 'reports-export'],
+      ] as const) {
         await expect(restartedAt(kind, name)).resolves.toMatch(/^\d{4}-/);
       }
       // payments-worker does not consume database-credentials.
-      await expect(restartedAt('statefulset', 'payments-worker')).resolves.toBe(
+      await expect(restartedAt('StatefulSet', 'payments-worker')).resolves.toBe(
         '',
       );
     });

@@ -1,7 +1,8 @@
+import { ClusterAdmin } from '@krypton/kube-testenv';
 import { execFile } from 'node:child_process';
+import type { NativeSecret } from '@krypton/core';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import {
   Browser,
   BrowserContext,
@@ -10,8 +11,6 @@ import {
   chromium,
 } from 'playwright-core';
 import { PortalStackInfo, STACK_ENV } from './portal/stack';
-
-const execFileAsync = promisify(execFile);
 
 /** The flags the brief gives for Debian's Chromium in a container without a display. */
 const CHROMIUM_ARGS = [
@@ -134,18 +133,25 @@ export async function clipboardText(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
-/** kubectl as the control plane's admin, for setting up and checking cluster state. */
-export async function kubectl(...args: string[]): Promise<string> {
-  const { kubectl: bin, adminKubeconfig } = stack();
-  const { stdout } = await execFileAsync(
-    bin,
-    ['--kubeconfig', adminKubeconfig, ...args],
-    { maxBuffer: 16 * 1024 * 1024 },
-  );
-  return stdout;
+let adminClient: { kubeconfig: string; client: ClusterAdmin } | undefined;
+
+/** The control plane's admin, for setting up and checking cluster state. */
+export function admin(): ClusterAdmin {
+  const { adminKubeconfig } = stack();
+  if (adminClient?.kubeconfig !== adminKubeconfig) {
+    adminClient?.client.close();
+    adminClient = {
+      kubeconfig: adminKubeconfig,
+      client: new ClusterAdmin(adminKubeconfig),
+    };
+  }
+  return adminClient.client;
 }
 
-/** Applies a manifest given as an object, through kubectl's stdin. */
+/**
+ * kubectl's own client-side apply as the admin, through its stdin: for tests about what kubectl
+ * leaves on an object (its last-applied copy, which holds the data).
+ */
 export async function kubectlApply(manifest: object): Promise<void> {
   const { kubectl: bin, adminKubeconfig } = stack();
   await new Promise<void>((resolve, reject) => {
@@ -158,26 +164,14 @@ export async function kubectlApply(manifest: object): Promise<void> {
   });
 }
 
-interface SecretObject {
-  metadata: {
-    resourceVersion: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-  };
-  data?: Record<string, string>;
-}
-
-export async function readSecret(
+export function readSecret(
   name: string,
   namespace = DEMO_NAMESPACE,
-): Promise<SecretObject> {
-  return JSON.parse(
-    await kubectl('get', 'secret', name, '-n', namespace, '-o', 'json'),
-  ) as SecretObject;
+): Promise<NativeSecret> {
+  return admin().secret(namespace, name);
 }
 
-export function decodeValue(secret: SecretObject, key: string): string {
+export function decodeValue(secret: NativeSecret, key: string): string {
   return Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8');
 }
 
@@ -190,7 +184,7 @@ export async function createManagedSecret(
   values: Record<string, string>,
   annotations: Record<string, string> = {},
 ): Promise<void> {
-  await kubectlApply({
+  await admin().apply({
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
@@ -271,17 +265,7 @@ export async function updateThroughKrypton(
 
 /** The names of the history snapshots in the demo namespace. */
 export async function snapshotNames(): Promise<string[]> {
-  const out = await kubectl(
-    'get',
-    'secrets',
-    '-n',
-    DEMO_NAMESPACE,
-    '-l',
-    'krypton.io/kind=history',
-    '-o',
-    'jsonpath={.items[*].metadata.name}',
-  );
-  return out.split(/\s+/).filter(Boolean);
+  return (await admin().snapshots(DEMO_NAMESPACE)).map(s => s.metadata.name);
 }
 
 /**

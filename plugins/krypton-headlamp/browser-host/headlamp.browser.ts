@@ -1,5 +1,7 @@
 import { launchBrowser } from '@krypton/browser-tests';
 import {
+  ClusterAdmin,
+  createWorkload,
   kubeConfigFor,
   testClusterState,
   useTestNamespace,
@@ -10,7 +12,6 @@ import { Browser, Locator, Page } from 'playwright-core';
 import { headlampActor } from '../src/actor';
 import { HeadlampKrypton, headlampKrypton } from '../src/engines';
 import {
-  Admin,
   CLUSTER,
   HeadlampSession,
   headlampAs,
@@ -62,8 +63,7 @@ const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
 // holds only the RBAC granted here.
 describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
   const ns = useTestNamespace('krypton-hlb');
-  let adminSession: HeadlampSession;
-  let admin: Admin;
+  let admin: ClusterAdmin;
   let alice: HeadlampSession;
   let krypton: HeadlampKrypton;
   let host: HeadlampHost;
@@ -87,8 +87,7 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
         );
     }
     mkdirSync(ARTIFACTS, { recursive: true });
-    adminSession = await headlampAs('admin');
-    admin = new Admin(adminSession.server);
+    admin = new ClusterAdmin();
     alice = await headlampAs('alice');
     // The plugin's own actor: the name the API server gives alice's token.
     krypton = headlampKrypton({
@@ -96,20 +95,33 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
       cluster: CLUSTER,
       actor: headlampActor(alice.send),
     });
-    await admin.grant(ns.name, 'alice-secrets', 'alice', [
-      {
-        apiGroups: [''],
-        resources: ['secrets'],
-        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-      },
-      {
-        apiGroups: ['apps'],
-        resources: ['deployments', 'statefulsets', 'daemonsets'],
-        verbs: ['get', 'list', 'patch'],
-      },
-      // Headlamp's details view lists the object's events.
-      { apiGroups: [''], resources: ['events'], verbs: ['list', 'watch'] },
-    ]);
+    await admin.grant(
+      ns.name,
+      'alice-secrets',
+      { kind: 'User', name: 'alice' },
+      [
+        {
+          apiGroups: [''],
+          resources: ['secrets'],
+          verbs: [
+            'get',
+            'list',
+            'watch',
+            'create',
+            'update',
+            'patch',
+            'delete',
+          ],
+        },
+        {
+          apiGroups: ['apps'],
+          resources: ['deployments', 'statefulsets', 'daemonsets'],
+          verbs: ['get', 'list', 'patch'],
+        },
+        // Headlamp's details view lists the object's events.
+        { apiGroups: [''], resources: ['events'], verbs: ['list', 'watch'] },
+      ],
+    );
     await untilSecretsListable(alice, ns.name);
 
     // A managed Secret with one version in its history, edited through Krypton's engine as the
@@ -127,13 +139,11 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
       },
       krypton.gate,
     );
-    const plain = await admin.request(
-      'POST',
-      `/api/v1/namespaces/${ns.name}/secrets`,
-      { metadata: { name: 'plain' }, data: { token: b64('unmanaged') } },
-    );
-    if (plain.status !== 201) throw new Error(`plain: ${plain.status}`);
-    await admin.createWorkload(ns.name, 'Deployment', 'web', {
+    await admin.createSecret(ns.name, {
+      metadata: { name: 'plain' },
+      data: { token: b64('unmanaged') },
+    });
+    await createWorkload(admin, ns.name, 'Deployment', 'web', {
       containers: [
         {
           name: 'app',
@@ -170,7 +180,7 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
     await browser?.close();
     await host?.close();
     await alice?.server.close();
-    await adminSession?.server.close();
+    admin?.close();
   });
 
   it("shows Krypton's section with the History on a managed Secret, loaded by Headlamp's plugin loader", async () => {

@@ -1,4 +1,10 @@
-import { eventually, useTestNamespace } from '@krypton/kube-testenv';
+import {
+  ClusterAdmin,
+  createWorkload,
+  eventually,
+  readWorkload,
+  useTestNamespace,
+} from '@krypton/kube-testenv';
 import {
   KryptonError,
   messages,
@@ -10,7 +16,6 @@ import {
   restartHttpStatus,
 } from '@krypton/core';
 import {
-  Admin,
   CLUSTER,
   HeadlampSession,
   headlampAs,
@@ -43,32 +48,24 @@ describeLocalCluster(
   'Krypton in Headlamp, against a real kube-apiserver',
   () => {
     const ns = useTestNamespace('krypton-hl');
-    let adminSession: HeadlampSession;
-    let admin: Admin;
+    let admin: ClusterAdmin;
     let alice: HeadlampSession;
     let krypton: HeadlampKrypton;
 
     beforeAll(async () => {
-      adminSession = await headlampAs('admin');
-      admin = new Admin(adminSession.server);
+      admin = new ClusterAdmin();
       alice = await headlampAs('alice');
       krypton = headlampKrypton({
         gateway: alice.gateway,
         cluster: CLUSTER,
         actor: headlampActor(alice.send),
       });
-      await admin.grant(ns.name, 'alice-secrets', 'alice', [
-        {
-          apiGroups: [''],
-          resources: ['secrets'],
-          verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
-        },
-      ]);
+      await admin.grantSecrets(ns.name, { kind: 'User', name: 'alice' });
       await untilSecretsListable(alice, ns.name);
     });
     afterAll(async () => {
       await alice?.server.close();
-      await adminSession?.server.close();
+      admin?.close();
     });
 
     it('keeps the replaced state in history on an edit, reading history as metadata only', async () => {
@@ -260,7 +257,7 @@ describeLocalCluster(
         name: 'creds',
         data: { password: 'p' },
       });
-      await admin.createWorkload(ns.name, 'Deployment', 'env', {
+      await createWorkload(admin, ns.name, 'Deployment', 'env', {
         containers: [
           {
             name: 'app',
@@ -274,28 +271,33 @@ describeLocalCluster(
           },
         ],
       });
-      await admin.createWorkload(ns.name, 'StatefulSet', 'pull', {
+      await createWorkload(admin, ns.name, 'StatefulSet', 'pull', {
         imagePullSecrets: [{ name: 'creds' }],
       });
-      await admin.createWorkload(ns.name, 'DaemonSet', 'volume', {
+      await createWorkload(admin, ns.name, 'DaemonSet', 'volume', {
         volumes: [{ name: 'v', secret: { secretName: 'creds' } }],
       });
-      await admin.createWorkload(ns.name, 'Deployment', 'bystander', {
+      await createWorkload(admin, ns.name, 'Deployment', 'bystander', {
         volumes: [{ name: 'v', secret: { secretName: 'creds2' } }],
       });
       // Alice may list all three kinds but patch only Deployments and DaemonSets.
-      await admin.grant(ns.name, 'alice-workloads', 'alice', [
-        {
-          apiGroups: ['apps'],
-          resources: ['deployments', 'statefulsets', 'daemonsets'],
-          verbs: ['get', 'list'],
-        },
-        {
-          apiGroups: ['apps'],
-          resources: ['deployments', 'daemonsets'],
-          verbs: ['patch'],
-        },
-      ]);
+      await admin.grant(
+        ns.name,
+        'alice-workloads',
+        { kind: 'User', name: 'alice' },
+        [
+          {
+            apiGroups: ['apps'],
+            resources: ['deployments', 'statefulsets', 'daemonsets'],
+            verbs: ['get', 'list'],
+          },
+          {
+            apiGroups: ['apps'],
+            resources: ['deployments', 'daemonsets'],
+            verbs: ['patch'],
+          },
+        ],
+      );
       const listed = await eventually(
         () =>
           alice.gateway
@@ -307,8 +309,14 @@ describeLocalCluster(
         ok => ok,
       );
       expect(listed).toBe(true);
-      const pullBefore = await admin.workload(ns.name, 'StatefulSet', 'pull');
-      const bystanderBefore = await admin.workload(
+      const pullBefore = await readWorkload(
+        admin,
+        ns.name,
+        'StatefulSet',
+        'pull',
+      );
+      const bystanderBefore = await readWorkload(
+        admin,
         ns.name,
         'Deployment',
         'bystander',
@@ -346,22 +354,19 @@ describeLocalCluster(
         ['Deployment', 'env'],
         ['DaemonSet', 'volume'],
       ] as const) {
-        const workload = await admin.workload(ns.name, kind, name);
-        const template = (
-          workload.spec as {
-            template: { metadata: { annotations?: Record<string, string> } };
-          }
-        ).template;
+        const workload = await readWorkload(admin, ns.name, kind, name);
         expect(
-          template.metadata.annotations?.['krypton.io/restarted-at'],
+          workload.spec.template.metadata?.annotations?.[
+            'krypton.io/restarted-at'
+          ],
         ).toMatch(/^\d{4}-\d\d-\d\dT/);
       }
       expect(
-        (await admin.workload(ns.name, 'StatefulSet', 'pull')).metadata
+        (await readWorkload(admin, ns.name, 'StatefulSet', 'pull')).metadata
           .resourceVersion,
       ).toBe(pullBefore.metadata.resourceVersion);
       expect(
-        (await admin.workload(ns.name, 'Deployment', 'bystander')).metadata
+        (await readWorkload(admin, ns.name, 'Deployment', 'bystander')).metadata
           .resourceVersion,
       ).toBe(bystanderBefore.metadata.resourceVersion);
     });

@@ -26,3 +26,18 @@ export type {
 export { startPostgres, postgresBinDir, POSTGRES_BIN_ENV } from './postgres';
 export type { Postgres } from './postgres';
 export { eventually } from './eventually';
+export { ClusterAdmin } from './clusterAdmin';
+export type {
+  AdminRequest,
+  AdminResponse,
+  CoreObject,
+  StoredSecret,
+  Subject,
+} from './clusterAdmin';
+export {
+  container,
+  createWorkload,
+  readWorkload,
+  workloadPath,
+} from './workloads';
+export type { StoredWorkload, WorkloadKind } from './workloads';

@@ -1,5 +1,6 @@
 import { InMemoryKubeGateway } from '../testing/InMemoryKubeGateway';
 import { textToBase64 } from '../encoding';
+import { UpdateSecretRequest } from '../dto';
 import { KryptonError, messages } from '../errors';
 import { SecretHistory } from './history';
 import { LiveGate, LiveSecrets } from './liveSecrets';
@@ -15,6 +16,13 @@ const allow: LiveGate = {
 };
 const MANAGED = { 'krypton.io/managed-by': 'krypton' };
 const AT = new Date('2026-11-30T10:00:00.000Z');
+const CONTROLLER = {
+  apiVersion: 'v1',
+  kind: 'X',
+  name: 'x',
+  uid: 'u',
+  controller: true,
+};
 
 function setup(limit: number | 'invalid' = 20, proveWrites = false) {
   const gateway = new InMemoryKubeGateway();
@@ -46,6 +54,8 @@ function setup(limit: number | 'invalid' = 20, proveWrites = false) {
   };
 }
 
+type Setup = ReturnType<typeof setup>;
+
 async function rejection(promise: Promise<unknown>): Promise<KryptonError> {
   try {
     await promise;
@@ -71,21 +81,70 @@ function put(
   });
 }
 
-async function update(
-  t: ReturnType<typeof setup>,
-  name: string,
-  text: Record<string, string>,
-) {
-  const current = await t.gateway.get(SECRETS, NS, name);
-  return t.versioned.update(
+const withMetadata = (
+  s: NativeSecret,
+  metadata: Partial<NativeSecret['metadata']>,
+): NativeSecret => ({ ...s, metadata: { ...s.metadata, ...metadata } });
+
+const withAnnotations = (
+  s: NativeSecret,
+  annotations: Record<string, string>,
+): NativeSecret =>
+  withMetadata(s, {
+    annotations: { ...s.metadata.annotations, ...annotations },
+  });
+
+/** Nothing in these tests ever removes this finalizer, so the object cannot go. */
+const held = (s: NativeSecret) => withMetadata(s, { finalizers: ['x/hold'] });
+
+const read = (t: Setup, name = 'a') => t.gateway.get(SECRETS, NS, name);
+
+const revisionOf = (from: NativeSecret | string) =>
+  typeof from === 'string' ? from : from.metadata.resourceVersion!;
+
+/** Writes at the revision `from` was loaded at, as a retry or a second writer would. */
+const updateFrom = (
+  t: Setup,
+  from: NativeSecret | string,
+  changes: Omit<UpdateSecretRequest, 'resourceVersion'>,
+  name = 'a',
+) =>
+  t.versioned.update(
     NS,
     name,
-    { resourceVersion: current.metadata.resourceVersion!, data: text },
+    { resourceVersion: revisionOf(from), ...changes },
     allow,
   );
+
+async function update(t: Setup, data: Record<string, string>, name = 'a') {
+  return updateFrom(t, await read(t, name), { data }, name);
 }
 
-const snapshots = (t: ReturnType<typeof setup>) =>
+const restore = (
+  t: Setup,
+  version: number,
+  from: NativeSecret | string,
+  name = 'a',
+) =>
+  t.versioned.restore(
+    NS,
+    name,
+    { version, resourceVersion: revisionOf(from) },
+    allow,
+  );
+
+const remove = (t: Setup, from: NativeSecret | string, keepHistory: boolean) =>
+  t.versioned.delete(
+    NS,
+    'a',
+    { resourceVersion: revisionOf(from), keepHistory },
+    allow,
+  );
+
+const listed = async (t: Setup) =>
+  (await t.versioned.versions(NS, 'a', allow)).map(v => v.version);
+
+const snapshots = (t: Setup) =>
   [
     ...(
       t.gateway as unknown as { objects: Map<string, NativeSecret> }
@@ -94,11 +153,37 @@ const snapshots = (t: ReturnType<typeof setup>) =>
     .filter(o => o.metadata.labels?.['krypton.io/kind'] === 'history')
     .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
 
+const snapshotVersions = (t: Setup) =>
+  snapshots(t)
+    .map(s => s.metadata.annotations?.['krypton.io/version'])
+    .sort();
+
+/** Puts `a` at v1, then writes each later value through Krypton so that each leaves a snapshot. */
+async function seed(t: Setup, ...later: string[]) {
+  put(t.gateway, 'a', { k: textToBase64('v1') });
+  for (const v of later) await update(t, { k: v });
+  return read(t);
+}
+
+/** Saves the v1 snapshot through an update whose live write then fails, filling the slot for a retry. */
+async function failedUpdate(
+  t: Setup,
+  failure = new KubeApiError(0, 'Network'),
+) {
+  const replace = t.gateway.replace.bind(t.gateway);
+  t.gateway.replace = async () => {
+    throw failure;
+  };
+  const err = await rejection(update(t, { k: 'v2' }));
+  t.gateway.replace = replace;
+  return err;
+}
+
 /**
  * After every history list, writes each snapshot again, as an operator relabelling it or a storage
  * rewrite would: the revisions the inventory validated no longer hold when Krypton deletes.
  */
-function touchSnapshotsAfterEachInventory(t: ReturnType<typeof setup>) {
+function touchSnapshotsAfterEachInventory(t: Setup) {
   const listMetadata = t.gateway.listMetadata.bind(t.gateway);
   t.gateway.listMetadata = async (type, ns, request) => {
     const page = await listMetadata(type, ns, request);
@@ -140,12 +225,7 @@ describe('history of updates', () => {
       },
     );
     t.gateway.calls.length = 0;
-    const out = await t.versioned.update(
-      NS,
-      longName,
-      { resourceVersion: live.metadata.resourceVersion!, data: { k: 'two' } },
-      allow,
-    );
+    const out = await updateFrom(t, live, { data: { k: 'two' } }, longName);
     expect(out.archive).toEqual({
       archivedVersion: 1,
       reused: false,
@@ -193,56 +273,46 @@ describe('history of updates', () => {
       t.gateway,
       'owned',
       { k: textToBase64('v') },
-      {
-        annotations: { 'krypton.io/version': '4' },
-      },
+      { annotations: { 'krypton.io/version': '4' } },
     );
-    const current = await t.gateway.get(SECRETS, NS, 'owned');
-    current.metadata.ownerReferences = [
-      { apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', controller: true },
-    ];
-    current.metadata.finalizers = ['example.com/keep'];
-    t.gateway.put(SECRETS, NS, current);
-    await update(t, 'owned', { k: 'w' });
+    t.gateway.put(
+      SECRETS,
+      NS,
+      withMetadata(await read(t, 'owned'), {
+        ownerReferences: [CONTROLLER],
+        finalizers: ['example.com/keep'],
+      }),
+    );
+    await update(t, { k: 'w' }, 'owned');
     const [snap] = snapshots(t);
     expect(snap.metadata.name).toMatch(/-v4$/);
     expect(snap.metadata.ownerReferences).toBeUndefined();
     expect(snap.metadata.finalizers).toBeUndefined();
-    const liveNow = await t.gateway.get(SECRETS, NS, 'owned');
+    const liveNow = await read(t, 'owned');
     expect(liveNow.metadata.finalizers).toEqual(['example.com/keep']);
     expect(liveNow.metadata.ownerReferences).toHaveLength(1);
   });
 
-  it('treats a Secret without a counter, or with the old 0, as v1', async () => {
-    for (const counter of [undefined, '0']) {
-      const t = setup();
-      put(
-        t.gateway,
-        'adopted',
-        { k: textToBase64('v') },
-        {
-          annotations: counter ? { 'krypton.io/version': counter } : {},
-        },
-      );
-      const first = await update(t, 'adopted', { k: 'w' });
-      expect(first.archive?.archivedVersion).toBe(1);
-      expect(first.secret.metadata.annotations?.['krypton.io/version']).toBe(
-        '2',
-      );
-      const second = await update(t, 'adopted', { k: 'x' });
-      expect(second.archive?.archivedVersion).toBe(2);
-    }
+  it.each<{ name: string; annotations: Record<string, string> }>([
+    { name: 'without a counter', annotations: {} },
+    {
+      name: 'with the old counter 0',
+      annotations: { 'krypton.io/version': '0' },
+    },
+  ])('treats a Secret $name as v1', async ({ annotations }) => {
+    const t = setup();
+    put(t.gateway, 'adopted', { k: textToBase64('v') }, { annotations });
+    const first = await update(t, { k: 'w' }, 'adopted');
+    expect(first.archive?.archivedVersion).toBe(1);
+    expect(first.secret.metadata.annotations?.['krypton.io/version']).toBe('2');
+    const second = await update(t, { k: 'x' }, 'adopted');
+    expect(second.archive?.archivedVersion).toBe(2);
   });
 
   it('neither archives nor bumps on metadata-only edits', async () => {
     const t = setup();
     const s = put(t.gateway, 'meta', { k: textToBase64('v') });
-    const out = await t.versioned.update(
-      NS,
-      'meta',
-      { resourceVersion: s.metadata.resourceVersion!, description: 'd' },
-      allow,
-    );
+    const out = await updateFrom(t, s, { description: 'd' }, 'meta');
     expect(out.archive).toBeUndefined();
     expect(snapshots(t)).toHaveLength(0);
   });
@@ -251,14 +321,7 @@ describe('history of updates', () => {
     const t = setup('invalid');
     const s = put(t.gateway, 'a', { k: textToBase64('v') });
     t.gateway.calls.length = 0;
-    const err = await rejection(
-      t.versioned.update(
-        NS,
-        'a',
-        { resourceVersion: s.metadata.resourceVersion!, data: { k: 'w' } },
-        allow,
-      ),
-    );
+    const err = await rejection(updateFrom(t, s, { data: { k: 'w' } }));
     expect(err.status).toBe(503);
     expect(t.gateway.calls).toEqual(['get secrets a']);
   });
@@ -267,14 +330,8 @@ describe('history of updates', () => {
 describe('verified retries', () => {
   it('reuses the snapshot of an exact-source retry, keeping its first actor and time', async () => {
     const t = setup();
-    const s = put(t.gateway, 'a', { k: textToBase64('v1') });
-    const replace = t.gateway.replace.bind(t.gateway);
-    t.gateway.replace = async () => {
-      throw new KubeApiError(0, 'Network');
-    };
-    const failed = await rejection(update(t, 'a', { k: 'v2' }));
-    expect(failed.status).toBe(503);
-    t.gateway.replace = replace;
+    const s = await seed(t);
+    expect((await failedUpdate(t)).status).toBe(503);
     t.setNow(new Date('2026-12-01T00:00:00.000Z'));
     const retried = await t
       .as('user:default/bob')
@@ -300,130 +357,74 @@ describe('verified retries', () => {
 
   it('blocks with 409 when the slot holds another revision of the same version', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    const replace = t.gateway.replace.bind(t.gateway);
-    t.gateway.replace = async () => {
-      throw new KubeApiError(500, 'InternalError');
-    };
-    await rejection(update(t, 'a', { k: 'v2' }));
-    t.gateway.replace = replace;
+    await seed(t);
+    await failedUpdate(t, new KubeApiError(500, 'InternalError'));
     // An external, metadata-only change moves the revision but not the counter.
-    const current = await t.gateway.get(SECRETS, NS, 'a');
-    current.metadata.annotations = {
-      ...current.metadata.annotations,
-      touched: 'yes',
-    };
-    t.gateway.put(SECRETS, NS, current);
-    const err = await rejection(update(t, 'a', { k: 'v2' }));
+    t.gateway.put(
+      SECRETS,
+      NS,
+      withAnnotations(await read(t), { touched: 'yes' }),
+    );
+    const err = await rejection(update(t, { k: 'v2' }));
     expect(err.status).toBe(409);
     expect(err.message).toMatch(/already holds this version/);
     expect(snapshots(t)).toHaveLength(1);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual({
-      k: textToBase64('v1'),
-    });
+    expect((await read(t)).data).toEqual({ k: textToBase64('v1') });
   });
 
-  it.each([
-    [
-      'changed bytes',
-      (s: NativeSecret) => ({ ...s, data: { k: textToBase64('forged') } }),
-    ],
-    [
-      'an extra key',
-      (s: NativeSecret) => ({ ...s, data: { ...s.data, extra: '' } }),
-    ],
-    ['a mutable occupant', (s: NativeSecret) => ({ ...s, immutable: false })],
-    ['another type', (s: NativeSecret) => ({ ...s, type: 'example.com/x' })],
-    [
-      'changed rules',
-      (s: NativeSecret) => ({
-        ...s,
-        metadata: {
-          ...s.metadata,
-          annotations: {
-            ...s.metadata.annotations,
-            'krypton.io/owners': 'user:default/eve',
-          },
-        },
-      }),
-    ],
-    [
-      'a finalizer',
-      (s: NativeSecret) => ({
-        ...s,
-        metadata: { ...s.metadata, finalizers: ['x/y'] },
-      }),
-    ],
-    [
-      'a controller',
-      (s: NativeSecret) => ({
-        ...s,
-        metadata: {
-          ...s.metadata,
-          ownerReferences: [
-            {
-              apiVersion: 'v1',
-              kind: 'X',
-              name: 'x',
-              uid: 'u',
-              controller: true,
-            },
-          ],
-        },
-      }),
-    ],
-    [
-      'a pending deletion',
-      (s: NativeSecret) => ({
-        ...s,
-        metadata: { ...s.metadata, deletionTimestamp: AT.toISOString() },
-      }),
-    ],
-    [
-      'another source revision',
-      (s: NativeSecret) => ({
-        ...s,
-        metadata: {
-          ...s.metadata,
-          annotations: {
-            ...s.metadata.annotations,
-            'krypton.io/source-resource-version': 'other',
-          },
-        },
-      }),
-    ],
+  it.each<{ name: string; alter: (s: NativeSecret) => NativeSecret }>([
+    {
+      name: 'changed bytes',
+      alter: s => ({ ...s, data: { k: textToBase64('forged') } }),
+    },
+    {
+      name: 'an extra key',
+      alter: s => ({ ...s, data: { ...s.data, extra: '' } }),
+    },
+    { name: 'a mutable occupant', alter: s => ({ ...s, immutable: false }) },
+    { name: 'another type', alter: s => ({ ...s, type: 'example.com/x' }) },
+    {
+      name: 'changed rules',
+      alter: s =>
+        withAnnotations(s, { 'krypton.io/owners': 'user:default/eve' }),
+    },
+    {
+      name: 'a finalizer',
+      alter: s => withMetadata(s, { finalizers: ['x/y'] }),
+    },
+    {
+      name: 'a controller',
+      alter: s => withMetadata(s, { ownerReferences: [CONTROLLER] }),
+    },
+    {
+      name: 'a pending deletion',
+      alter: s => withMetadata(s, { deletionTimestamp: AT.toISOString() }),
+    },
+    {
+      name: 'another source revision',
+      alter: s =>
+        withAnnotations(s, { 'krypton.io/source-resource-version': 'other' }),
+    },
   ])(
-    'blocks with 409 when the occupant of the slot has %s',
-    async (_what, alter) => {
+    'blocks with 409 when the occupant of the slot has $name',
+    async ({ alter }) => {
       const t = setup();
-      const s = put(t.gateway, 'a', { k: textToBase64('v1') });
+      const s = await seed(t);
       // Save the exact snapshot first, through a failed attempt, then tamper with it.
-      const replace = t.gateway.replace.bind(t.gateway);
-      t.gateway.replace = async () => {
-        throw new KubeApiError(0, 'Network');
-      };
-      await rejection(update(t, 'a', { k: 'v2' }));
-      t.gateway.replace = replace;
+      await failedUpdate(t);
       const [snap] = snapshots(t);
       t.gateway.put(SECRETS, NS, alter(snap));
-      const err = await rejection(
-        t.versioned.update(
-          NS,
-          'a',
-          { resourceVersion: s.metadata.resourceVersion!, data: { k: 'v2' } },
-          allow,
-        ),
-      );
+      const err = await rejection(updateFrom(t, s, { data: { k: 'v2' } }));
       expect(err.status).toBe(409);
-      expect(
-        (await t.gateway.get(SECRETS, NS, 'a')).metadata.resourceVersion,
-      ).toBe(s.metadata.resourceVersion);
+      expect((await read(t)).metadata.resourceVersion).toBe(
+        s.metadata.resourceVersion,
+      );
     },
   );
 
   it('verifies a successful create answer too: admission may have altered it', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await seed(t);
     const create = t.gateway.create.bind(t.gateway);
     t.gateway.create = async (type, ns, object) => {
       const mutated = {
@@ -432,32 +433,27 @@ describe('verified retries', () => {
       };
       return create(type, ns, mutated as typeof object);
     };
-    const err = await rejection(update(t, 'a', { k: 'v2' }));
+    const err = await rejection(update(t, { k: 'v2' }));
     expect(err.status).toBe(409);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual({
-      k: textToBase64('v1'),
-    });
+    expect((await read(t)).data).toEqual({ k: textToBase64('v1') });
   });
 
   it('blocks with 409 when the counter is behind newer retained history', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v3' });
-    const current = await t.gateway.get(SECRETS, NS, 'a');
-    current.metadata.annotations = {
-      ...current.metadata.annotations,
-      'krypton.io/version': '1',
-    };
-    t.gateway.put(SECRETS, NS, current);
+    const current = await seed(t, 'v2', 'v3');
+    t.gateway.put(
+      SECRETS,
+      NS,
+      withAnnotations(current, { 'krypton.io/version': '1' }),
+    );
     // v1 is taken by another revision: the source conflict comes first.
-    expect((await rejection(update(t, 'a', { k: 'x' }))).status).toBe(409);
+    expect((await rejection(update(t, { k: 'x' }))).status).toBe(409);
     const [v1] = snapshots(t).filter(s => s.metadata.name!.endsWith('-v1'));
     await t.gateway.delete(SECRETS, NS, v1.metadata.name!, {
       uid: v1.metadata.uid!,
       resourceVersion: v1.metadata.resourceVersion!,
     });
-    const err = await rejection(update(t, 'a', { k: 'x' }));
+    const err = await rejection(update(t, { k: 'x' }));
     expect(err.status).toBe(409);
     expect(err.message).toMatch(/behind its retained history/);
   });
@@ -466,97 +462,72 @@ describe('verified retries', () => {
 describe('writers that read before another write', () => {
   it('get the stale-revision 409, not an operator review, when history moved past their read', async () => {
     const t = setup();
-    const s = put(t.gateway, 'a', { k: textToBase64('v1') });
+    const s = await seed(t);
     const create = t.gateway.create.bind(t.gateway);
     let raced = false;
     t.gateway.create = async (type, ns, object) => {
       if (!raced) {
         raced = true;
         // Another writer saves v1 from the same read, then writes twice more.
-        await update(t, 'a', { k: 'b1' });
-        await update(t, 'a', { k: 'b2' });
+        await update(t, { k: 'b1' });
+        await update(t, { k: 'b2' });
       }
       return create(type, ns, object);
     };
-    const err = await rejection(
-      t.versioned.update(
-        NS,
-        'a',
-        { resourceVersion: s.metadata.resourceVersion!, data: { k: 'late' } },
-        allow,
-      ),
-    );
+    const err = await rejection(updateFrom(t, s, { data: { k: 'late' } }));
     expect(err.status).toBe(409);
     expect(err.message).toBe(
       'The Secret has changed since it was loaded. Reload it and re-apply your changes.',
     );
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual({
-      k: textToBase64('b2'),
-    });
+    expect((await read(t)).data).toEqual({ k: textToBase64('b2') });
   });
 });
 
 describe('retention', () => {
   it('prunes the oldest snapshots of that UID down to the limit, by app counter', async () => {
     const t = setup(2);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await seed(t);
     const pruned: number[] = [];
     for (const v of ['v2', 'v3', 'v4', 'v5'])
-      pruned.push((await update(t, 'a', { k: v })).archive!.pruned);
+      pruned.push((await update(t, { k: v })).archive!.pruned);
     expect(pruned).toEqual([0, 0, 1, 1]);
-    expect(
-      snapshots(t)
-        .map(s => s.metadata.annotations?.['krypton.io/version'])
-        .sort(),
-    ).toEqual(['3', '4']);
+    expect(snapshotVersions(t)).toEqual(['3', '4']);
   });
 
   it('blocks the live write with 503 and counts when a finalizer holds an old snapshot', async () => {
     const t = setup(1);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    const [old] = snapshots(t);
-    t.gateway.put(SECRETS, NS, {
-      ...old,
-      metadata: { ...old.metadata, finalizers: ['x/hold'] },
-    });
-    const before = await t.gateway.get(SECRETS, NS, 'a');
-    const err = await rejection(update(t, 'a', { k: 'v3' }));
+    const before = await seed(t, 'v2');
+    t.gateway.put(SECRETS, NS, held(snapshots(t)[0]));
+    const err = await rejection(update(t, { k: 'v3' }));
     expect(err.status).toBe(503);
     expect(err.toEnvelope()).toEqual({
       error: expect.stringContaining('1 pending'),
       history: { confirmedAbsent: 0, pending: 1, failed: 0 },
     });
-    expect(
-      (await t.gateway.get(SECRETS, NS, 'a')).metadata.resourceVersion,
-    ).toBe(before.metadata.resourceVersion);
+    expect((await read(t)).metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
   });
 
   it('answers 503 when retention meets a snapshot changed since the inventory, and never retries with a revision nobody validated', async () => {
     const t = setup(1);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
+    const before = await seed(t, 'v2');
     touchSnapshotsAfterEachInventory(t);
-    const before = await t.gateway.get(SECRETS, NS, 'a');
     t.gateway.calls.length = 0;
-    const err = await rejection(update(t, 'a', { k: 'v3' }));
+    const err = await rejection(update(t, { k: 'v3' }));
     expect(err).toBeInstanceOf(KryptonError);
     // Spec, Retention: "other failures ... return 503 with confirmed-absent/pending/failed counts
     // and block the live replacement".
     expect(err.code).toBe('unavailable');
     expect(err.history).toEqual({ confirmedAbsent: 0, pending: 0, failed: 1 });
     expect(t.gateway.calls.filter(c => c.startsWith('delete'))).toHaveLength(1);
-    expect(
-      snapshots(t)
-        .map(s => s.metadata.annotations?.['krypton.io/version'])
-        .sort(),
-    ).toEqual(['1', '2']);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(before.data);
+    expect(snapshotVersions(t)).toEqual(['1', '2']);
+    expect((await read(t)).data).toEqual(before.data);
   });
 
   it('never lists, prunes or restores legacy, retagged, malformed or foreign records', async () => {
     const t = setup(1);
-    const s = put(t.gateway, 'a', { k: textToBase64('v1') });
+    const s = await seed(t);
     const uidHash = await hash32(s.metadata.uid!);
     const legacy = t.gateway.put(SECRETS, NS, {
       metadata: { name: 'a-v1', labels: { ...MANAGED } },
@@ -579,65 +550,35 @@ describe('retention', () => {
       type: 'Opaque',
       data: {},
     });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v3' });
-    const versions = await t.versioned.versions(NS, 'a', allow);
-    expect(versions.map(v => v.version)).toEqual([2]);
-    expect(await t.gateway.get(SECRETS, NS, 'a-v1')).toMatchObject({
+    await update(t, { k: 'v2' });
+    await update(t, { k: 'v3' });
+    expect(await listed(t)).toEqual([2]);
+    expect(await read(t, 'a-v1')).toMatchObject({
       metadata: { uid: legacy.metadata.uid },
     });
-    expect(
-      await t.gateway.get(SECRETS, NS, retagged.metadata.name!),
-    ).toBeTruthy();
-    const current = await t.gateway.get(SECRETS, NS, 'a');
-    const restore = await rejection(
-      t.versioned.restore(
-        NS,
-        'a',
-        { version: 7, resourceVersion: current.metadata.resourceVersion! },
-        allow,
-      ),
-    );
-    expect(restore.status).toBe(404);
-    const deleted = await t.versioned.delete(
-      NS,
-      'a',
-      {
-        resourceVersion: current.metadata.resourceVersion!,
-        keepHistory: false,
-      },
-      allow,
-    );
+    expect(await read(t, retagged.metadata.name!)).toBeTruthy();
+    const current = await read(t);
+    expect((await rejection(restore(t, 7, current))).status).toBe(404);
+    const deleted = await remove(t, current, false);
     expect(deleted.result).toEqual({ status: 'deleted', history: 'cleaned' });
-    expect(await t.gateway.get(SECRETS, NS, 'a-v1')).toBeTruthy();
-    expect(
-      await t.gateway.get(SECRETS, NS, retagged.metadata.name!),
-    ).toBeTruthy();
+    expect(await read(t, 'a-v1')).toBeTruthy();
+    expect(await read(t, retagged.metadata.name!)).toBeTruthy();
   });
 });
 
 describe('cleanup that meets failures', () => {
-  it.each([1, 2])(
-    'with a limit of %i, a restore prunes oldest-first and keeps the state it rolled back from',
-    async limit => {
+  it.each([
+    { limit: 1, pruned: 1, kept: [2] },
+    { limit: 2, pruned: 0, kept: [2, 1] },
+  ])(
+    'with a limit of $limit, a restore prunes oldest-first and keeps the state it rolled back from',
+    async ({ limit, pruned, kept }) => {
       const t = setup(limit);
-      put(t.gateway, 'a', { k: textToBase64('v1') });
-      await update(t, 'a', { k: 'v2' });
-      const live = await t.gateway.get(SECRETS, NS, 'a');
-      const out = await t.versioned.restore(
-        NS,
-        'a',
-        { version: 1, resourceVersion: live.metadata.resourceVersion! },
-        allow,
-      );
+      const live = await seed(t, 'v2');
+      const out = await restore(t, 1, live);
       expect(out.secret.data).toEqual({ k: textToBase64('v1') });
-      expect(out.archive).toMatchObject({
-        archivedVersion: 2,
-        pruned: 2 - limit,
-      });
-      expect(
-        (await t.versioned.versions(NS, 'a', allow)).map(v => v.version),
-      ).toEqual(limit === 1 ? [2] : [2, 1]);
+      expect(out.archive).toMatchObject({ archivedVersion: 2, pruned });
+      expect(await listed(t)).toEqual(kept);
       const from = await t.versioned.version(NS, 'a', 2, allow);
       expect(from.data).toEqual({ k: 'v2' });
     },
@@ -645,8 +586,7 @@ describe('cleanup that meets failures', () => {
 
   it('stops pruning at the first failure, so no newer snapshot goes before an older one', async () => {
     const t = setup(5);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    for (const v of ['v2', 'v3', 'v4']) await update(t, 'a', { k: v });
+    const live = await seed(t, 'v2', 'v3', 'v4');
     const strict = new VersionedSecrets({
       live: t.live,
       history: new SecretHistory({
@@ -661,7 +601,6 @@ describe('cleanup that meets failures', () => {
       attempts.push(name);
       throw new KubeApiError(500, 'InternalError');
     };
-    const live = await t.gateway.get(SECRETS, NS, 'a');
     const err = await rejection(
       strict.update(
         NS,
@@ -681,42 +620,31 @@ describe('cleanup that meets failures', () => {
 
   it('confirms a delete that got no answer by reading the snapshot again', async () => {
     const t = setup(1);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    const remove = t.gateway.delete.bind(t.gateway);
+    await seed(t, 'v2');
+    const deleteObject = t.gateway.delete.bind(t.gateway);
     t.gateway.delete = async (type, ns, name, pre) => {
-      await remove(type, ns, name, pre);
+      await deleteObject(type, ns, name, pre);
       throw new KubeApiError(0, 'Network');
     };
-    const out = await update(t, 'a', { k: 'v3' });
+    const out = await update(t, { k: 'v3' });
     expect(out.archive?.pruned).toBe(1);
   });
 
   it('tells how far a delete cleanup got when a later step fails', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v3' });
-    const live = await t.gateway.get(SECRETS, NS, 'a');
+    const live = await seed(t, 'v2', 'v3');
     const listMetadata = t.gateway.listMetadata.bind(t.gateway);
     let lists = 0;
     t.gateway.listMetadata = async (type, ns, request) => {
       if (++lists === 2) throw new KubeApiError(503, 'ServiceUnavailable');
       return listMetadata(type, ns, request);
     };
-    const err = await rejection(
-      t.versioned.delete(
-        NS,
-        'a',
-        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
-        allow,
-      ),
-    );
+    const err = await rejection(remove(t, live, false));
     expect(err.toEnvelope()).toEqual({
       error: "Krypton could not read the Secret's history. Try again later.",
       history: { confirmedAbsent: 2, pending: 0, failed: 0 },
     });
-    expect(await t.gateway.get(SECRETS, NS, 'a')).toBeTruthy();
+    expect(await read(t)).toBeTruthy();
   });
 });
 
@@ -733,8 +661,8 @@ describe('versions and restore', () => {
     put(t.gateway, 'a', special(), {
       annotations: { 'krypton.io/owners': 'user:default/alice' },
     });
-    await update(t, 'a', { k: 'two' });
-    await update(t, 'a', { k: 'three' });
+    await update(t, { k: 'two' });
+    await update(t, { k: 'three' });
     const versions = await t.versioned.versions(NS, 'a', allow);
     expect(versions.map(v => v.version)).toEqual([2, 1]);
     expect(versions[1]).toEqual({
@@ -762,21 +690,19 @@ describe('versions and restore', () => {
       annotations: { 'krypton.io/owners': 'user:default/alice' },
       type: 'example.com/custom',
     });
-    await update(t, 'a', { k: 'two' });
-    const current = await t.gateway.get(SECRETS, NS, 'a');
-    current.metadata.finalizers = ['example.com/keep'];
-    current.metadata.annotations = {
-      ...current.metadata.annotations,
-      'krypton.io/owners': 'user:default/bob',
-      'krypton.io/description': 'now',
-    };
-    const edited = t.gateway.put(SECRETS, NS, current);
-    const out = await t.versioned.restore(
+    await update(t, { k: 'two' });
+    const edited = t.gateway.put(
+      SECRETS,
       NS,
-      'a',
-      { version: 1, resourceVersion: edited.metadata.resourceVersion! },
-      allow,
+      withMetadata(
+        withAnnotations(await read(t), {
+          'krypton.io/owners': 'user:default/bob',
+          'krypton.io/description': 'now',
+        }),
+        { finalizers: ['example.com/keep'] },
+      ),
     );
+    const out = await restore(t, 1, edited);
     expect(out.archive?.archivedVersion).toBe(2);
     const restored = out.secret;
     expect(
@@ -794,122 +720,77 @@ describe('versions and restore', () => {
     );
     expect(restored.metadata.annotations?.['krypton.io/version']).toBe('3');
     // The state rolled back from is itself restorable.
-    expect(
-      (await t.versioned.versions(NS, 'a', allow)).map(v => v.version),
-    ).toEqual([2, 1]);
+    expect(await listed(t)).toEqual([2, 1]);
   });
 
-  it('checks revision, pending deletion, type and immutability before saving anything', async () => {
-    const t = setup();
-    put(t.gateway, 'frozen', { k: textToBase64('v1') }, { immutable: true });
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    const a = await t.gateway.get(SECRETS, NS, 'a');
-    expect(
-      (
-        await rejection(
-          t.versioned.restore(
+  it.each<{
+    name: string;
+    attempt: (t: Setup, a: NativeSecret) => Promise<unknown>;
+    refusal: Partial<Pick<KryptonError, 'status' | 'message'>>;
+  }>([
+    {
+      name: 'from a stale revision',
+      attempt: t => restore(t, 1, 'old'),
+      refusal: { status: 409 },
+    },
+    {
+      name: 'of a version missing from the history',
+      attempt: (t, a) => restore(t, 9, a),
+      refusal: { message: "That version is not in this Secret's history." },
+    },
+    {
+      name: 'of a Secret pending deletion',
+      attempt: (t, a) =>
+        restore(
+          t,
+          1,
+          t.gateway.put(
+            SECRETS,
             NS,
-            'a',
-            { version: 1, resourceVersion: 'old' },
-            allow,
+            withMetadata(a, {
+              deletionTimestamp: AT.toISOString(),
+              finalizers: ['x/y'],
+            }),
           ),
-        )
-      ).status,
-    ).toBe(409);
-    expect(
-      (
-        await rejection(
-          t.versioned.restore(
-            NS,
-            'a',
-            { version: 9, resourceVersion: a.metadata.resourceVersion! },
-            allow,
-          ),
-        )
-      ).message,
-    ).toBe("That version is not in this Secret's history.");
-    const pending = t.gateway.put(SECRETS, NS, {
-      ...a,
-      metadata: {
-        ...a.metadata,
-        deletionTimestamp: AT.toISOString(),
-        finalizers: ['x/y'],
-      },
-    });
-    const err = await rejection(
-      t.versioned.restore(
-        NS,
-        'a',
-        { version: 1, resourceVersion: pending.metadata.resourceVersion! },
-        allow,
-      ),
-    );
-    expect(err.status).toBe(409);
-    expect(err.message).toMatch(/being deleted/);
-    const frozen = await t.gateway.get(SECRETS, NS, 'frozen');
-    expect(
-      (
-        await rejection(
-          t.versioned.restore(
-            NS,
-            'frozen',
-            { version: 1, resourceVersion: frozen.metadata.resourceVersion! },
-            allow,
-          ),
-        )
-      ).status,
-    ).toBe(404);
-    expect(snapshots(t)).toHaveLength(1);
-  });
+        ),
+      refusal: { status: 409, message: expect.stringMatching(/being deleted/) },
+    },
+    {
+      name: 'of an immutable Secret',
+      attempt: async t => restore(t, 1, await read(t, 'frozen'), 'frozen'),
+      refusal: { status: 404 },
+    },
+  ])(
+    'refuses a restore $name before saving anything',
+    async ({ attempt, refusal }) => {
+      const t = setup();
+      put(t.gateway, 'frozen', { k: textToBase64('v1') }, { immutable: true });
+      const a = await seed(t, 'v2');
+      expect(await rejection(attempt(t, a))).toMatchObject(refusal);
+      expect(snapshots(t)).toHaveLength(1);
+    },
+  );
 
   it('allows a byte-identical restore of an immutable Secret and refuses a data change with 422', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v1' });
-    const current = await t.gateway.get(SECRETS, NS, 'a');
+    const current = await seed(t, 'v2', 'v1');
     const frozen = t.gateway.put(SECRETS, NS, { ...current, immutable: true });
     t.gateway.calls.length = 0;
-    const same = await t.versioned.restore(
-      NS,
-      'a',
-      { version: 1, resourceVersion: frozen.metadata.resourceVersion! },
-      allow,
-    );
+    const same = await restore(t, 1, frozen);
     expect(same.dataChanged).toBe(false);
     expect(t.gateway.calls.filter(c => !c.startsWith('get'))).toEqual([]);
-    const err = await rejection(
-      t.versioned.restore(
-        NS,
-        'a',
-        { version: 2, resourceVersion: frozen.metadata.resourceVersion! },
-        allow,
-      ),
-    );
+    const err = await rejection(restore(t, 2, frozen));
     expect(err.status).toBe(422);
     expect(snapshots(t)).toHaveLength(2);
   });
 });
 
 describe('delete', () => {
-  async function withHistory(t: ReturnType<typeof setup>) {
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    await update(t, 'a', { k: 'v3' });
-    return t.gateway.get(SECRETS, NS, 'a');
-  }
-
   it('cleans up history, rechecking the live Secret before each delete, then deletes it', async () => {
     const t = setup();
-    const live = await withHistory(t);
+    const live = await seed(t, 'v2', 'v3');
     t.gateway.calls.length = 0;
-    const out = await t.versioned.delete(
-      NS,
-      'a',
-      { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
-      allow,
-    );
+    const out = await remove(t, live, false);
     expect(out).toEqual({
       result: { status: 'deleted', history: 'cleaned' },
       cleanup: { confirmedAbsent: 2, pending: 0, failed: 0 },
@@ -931,175 +812,108 @@ describe('delete', () => {
 
   it('answers 409 when a snapshot changed after the inventory, and deletes nothing more', async () => {
     const t = setup();
-    const live = await withHistory(t);
+    const live = await seed(t, 'v2', 'v3');
     touchSnapshotsAfterEachInventory(t);
     t.gateway.calls.length = 0;
-    const err = await rejection(
-      t.versioned.delete(
-        NS,
-        'a',
-        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
-        allow,
-      ),
-    );
+    const err = await rejection(remove(t, live, false));
     // Spec, Delete: "snapshot precondition conflicts return 409".
     expect(err.code).toBe('conflict');
     expect(err.message).toBe(messages.snapshotChanged);
     expect(t.gateway.calls.filter(c => c.startsWith('delete'))).toHaveLength(1);
     expect(snapshots(t)).toHaveLength(2);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).metadata.uid).toBe(
-      live.metadata.uid,
-    );
+    expect((await read(t)).metadata.uid).toBe(live.metadata.uid);
   });
 
   it('refuses a stale revision before touching history', async () => {
     const t = setup();
-    await withHistory(t);
+    await seed(t, 'v2', 'v3');
     t.gateway.calls.length = 0;
-    const err = await rejection(
-      t.versioned.delete(
-        NS,
-        'a',
-        { resourceVersion: 'old', keepHistory: false },
-        allow,
-      ),
-    );
+    const err = await rejection(remove(t, 'old', false));
     expect(err.status).toBe(409);
     expect(t.gateway.calls).toEqual(['getMetadata secrets a']);
   });
 
   it('keeps history when asked, and a recreated name starts a separate history', async () => {
     const t = setup();
-    const live = await withHistory(t);
-    const out = await t.versioned.delete(
-      NS,
-      'a',
-      { resourceVersion: live.metadata.resourceVersion!, keepHistory: true },
-      allow,
-    );
+    const live = await seed(t, 'v2', 'v3');
+    const out = await remove(t, live, true);
     expect(out.result).toEqual({ status: 'deleted', history: 'kept' });
     expect(snapshots(t)).toHaveLength(2);
     put(t.gateway, 'a', { k: textToBase64('new life') });
     expect(await t.versioned.versions(NS, 'a', allow)).toEqual([]);
-    const again = await update(t, 'a', { k: 'next' });
+    const again = await update(t, { k: 'next' });
     expect(again.archive?.archivedVersion).toBe(1);
     expect(snapshots(t)).toHaveLength(3);
   });
 
   it('answers pending while finalizers hold the live Secret', async () => {
     const t = setup();
-    const live = await withHistory(t);
-    const held = t.gateway.put(SECRETS, NS, {
-      ...live,
-      metadata: { ...live.metadata, finalizers: ['x/hold'] },
-    });
-    const out = await t.versioned.delete(
-      NS,
-      'a',
-      { resourceVersion: held.metadata.resourceVersion!, keepHistory: false },
-      allow,
-    );
+    const live = await seed(t, 'v2', 'v3');
+    const out = await remove(t, t.gateway.put(SECRETS, NS, held(live)), false);
     expect(out.result).toEqual({ status: 'pending', history: 'cleaned' });
   });
 
   it('answers 503 with counts and keeps the live Secret when a snapshot cannot go', async () => {
     const t = setup();
-    const live = await withHistory(t);
-    const [first] = snapshots(t);
-    t.gateway.put(SECRETS, NS, {
-      ...first,
-      metadata: { ...first.metadata, finalizers: ['x/hold'] },
-    });
-    const err = await rejection(
-      t.versioned.delete(
-        NS,
-        'a',
-        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
-        allow,
-      ),
-    );
+    const live = await seed(t, 'v2', 'v3');
+    t.gateway.put(SECRETS, NS, held(snapshots(t)[0]));
+    const err = await rejection(remove(t, live, false));
     expect(err.status).toBe(503);
     expect(err.toEnvelope().history).toEqual({
       confirmedAbsent: 1,
       pending: 1,
       failed: 0,
     });
-    expect(await t.gateway.get(SECRETS, NS, 'a')).toBeTruthy();
+    expect(await read(t)).toBeTruthy();
   });
 
   it('stops with 409 when the live Secret changes during cleanup', async () => {
     const t = setup();
-    const live = await withHistory(t);
-    const remove = t.gateway.delete.bind(t.gateway);
+    const live = await seed(t, 'v2', 'v3');
+    const deleteObject = t.gateway.delete.bind(t.gateway);
     let touched = false;
     t.gateway.delete = async (type, ns, name, pre) => {
-      const out = await remove(type, ns, name, pre);
+      const out = await deleteObject(type, ns, name, pre);
       if (!touched) {
         touched = true;
-        const now = await t.gateway.get(SECRETS, NS, 'a');
-        t.gateway.put(SECRETS, NS, now);
+        t.gateway.put(SECRETS, NS, await read(t));
       }
       return out;
     };
-    const err = await rejection(
-      t.versioned.delete(
-        NS,
-        'a',
-        { resourceVersion: live.metadata.resourceVersion!, keepHistory: false },
-        allow,
-      ),
-    );
+    const err = await rejection(remove(t, live, false));
     expect(err.status).toBe(409);
-    expect(await t.gateway.get(SECRETS, NS, 'a')).toBeTruthy();
+    expect(await read(t)).toBeTruthy();
   });
 });
 
 describe('a proof of the user’s own live write (hybrid mode)', () => {
-  it('comes before any history change, and a refusal leaves history as it was', async () => {
-    const t = setup(1, true);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    const live = await t.gateway.get(SECRETS, NS, 'a');
-    t.gateway.calls.length = 0;
-    t.gateway.dryRunDenied.add('replace');
-    t.gateway.dryRunDenied.add('delete');
-    const refusals = [
-      await rejection(update(t, 'a', { k: 'v3' })),
-      await rejection(
-        t.versioned.restore(
-          NS,
-          'a',
-          { version: 1, resourceVersion: live.metadata.resourceVersion! },
-          allow,
-        ),
-      ),
-      await rejection(
-        t.versioned.delete(
-          NS,
-          'a',
-          {
-            resourceVersion: live.metadata.resourceVersion!,
-            keepHistory: false,
-          },
-          allow,
-        ),
-      ),
-    ];
-    expect(refusals.map(e => e.code)).toEqual([
-      'forbidden',
-      'forbidden',
-      'forbidden',
-    ]);
-    expect(t.gateway.calls.filter(c => !/^(get|dryRun)/.test(c))).toEqual([]);
-    expect(snapshots(t)).toHaveLength(1);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(live.data);
-  });
+  it.each<{
+    name: string;
+    attempt: (t: Setup, live: NativeSecret) => Promise<unknown>;
+  }>([
+    { name: 'an update', attempt: t => update(t, { k: 'v3' }) },
+    { name: 'a restore', attempt: (t, live) => restore(t, 1, live) },
+    { name: 'a delete', attempt: (t, live) => remove(t, live, false) },
+  ])(
+    'comes before any history change of $name, and a refusal leaves history as it was',
+    async ({ attempt }) => {
+      const t = setup(1, true);
+      const live = await seed(t, 'v2');
+      t.gateway.calls.length = 0;
+      t.gateway.dryRunDenied.add('replace');
+      t.gateway.dryRunDenied.add('delete');
+      expect((await rejection(attempt(t, live))).code).toBe('forbidden');
+      expect(t.gateway.calls.filter(c => !/^(get|dryRun)/.test(c))).toEqual([]);
+      expect(snapshots(t)).toHaveLength(1);
+      expect((await read(t)).data).toEqual(live.data);
+    },
+  );
 
   it('runs once per write when allowed, before the snapshot is saved', async () => {
     const t = setup(20, true);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
+    await seed(t);
     t.gateway.calls.length = 0;
-    await update(t, 'a', { k: 'v2' });
+    await update(t, { k: 'v2' });
     // The helper reads the Secret first, then the route reads it through the gate.
     expect(t.gateway.calls.slice(2, 4)).toEqual([
       'dryRunReplace secrets a',
@@ -1107,13 +921,7 @@ describe('a proof of the user’s own live write (hybrid mode)', () => {
     ]);
     // A metadata-only edit saves nothing: the user's own write is the only change.
     t.gateway.calls.length = 0;
-    const current = await t.gateway.get(SECRETS, NS, 'a');
-    await t.versioned.update(
-      NS,
-      'a',
-      { resourceVersion: current.metadata.resourceVersion!, description: 'd' },
-      allow,
-    );
+    await updateFrom(t, await read(t), { description: 'd' });
     expect(t.gateway.calls.some(c => c.startsWith('dryRun'))).toBe(false);
   });
 });
@@ -1121,52 +929,34 @@ describe('a proof of the user’s own live write (hybrid mode)', () => {
 describe('one record validation', () => {
   async function forged(change: (s: NativeSecret) => void) {
     const t = setup(2);
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    const [v1] = snapshots(t);
-    const copy = JSON.parse(JSON.stringify(v1)) as NativeSecret;
+    await seed(t, 'v2');
+    const copy = JSON.parse(JSON.stringify(snapshots(t)[0])) as NativeSecret;
     change(copy);
     t.gateway.put(SECRETS, NS, copy);
     return t;
   }
 
-  it.each([
-    [
-      'history-of names another Secret',
-      (s: NativeSecret) => {
+  it.each<{ name: string; change: (s: NativeSecret) => void }>([
+    {
+      name: 'history-of names another Secret',
+      change: s => {
         s.metadata.annotations!['krypton.io/history-of'] = 'b';
       },
-    ],
-    [
-      'it is not Opaque',
-      (s: NativeSecret) => {
+    },
+    {
+      name: 'it is not Opaque',
+      change: s => {
         s.type = 'example.com/x';
       },
-    ],
-  ])('a record is ignored on every path when %s', async (_what, change) => {
+    },
+  ])('a record is ignored on every path when $name', async ({ change }) => {
     const t = await forged(change);
     expect(await t.versioned.versions(NS, 'a', allow)).toEqual([]);
-    const live = await t.gateway.get(SECRETS, NS, 'a');
-    const err = await rejection(
-      t.versioned.restore(
-        NS,
-        'a',
-        { version: 1, resourceVersion: live.metadata.resourceVersion! },
-        allow,
-      ),
-    );
+    const err = await rejection(restore(t, 1, await read(t)));
     expect(err.code).toBe('not_found');
-    for (const v of ['v3', 'v4']) await update(t, 'a', { k: v });
-    const now = await t.gateway.get(SECRETS, NS, 'a');
-    await t.versioned.delete(
-      NS,
-      'a',
-      { resourceVersion: now.metadata.resourceVersion!, keepHistory: false },
-      allow,
-    );
-    expect(
-      snapshots(t).map(s => s.metadata.annotations?.['krypton.io/version']),
-    ).toEqual(['1']);
+    for (const v of ['v3', 'v4']) await update(t, { k: v });
+    await remove(t, await read(t), false);
+    expect(snapshotVersions(t)).toEqual(['1']);
   });
 
   it('a mutable record is never read or restored', async () => {
@@ -1181,7 +971,7 @@ describe('one record validation', () => {
 describe('saving the replaced state', () => {
   it('refuses the live write when its snapshot is terminating by the time retention reads it', async () => {
     const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
+    const before = await seed(t);
     const listMetadata = t.gateway.listMetadata.bind(t.gateway);
     t.gateway.listMetadata = async (type, ns, request) => {
       for (const snap of snapshots(t)) {
@@ -1191,16 +981,15 @@ describe('saving the replaced state', () => {
       }
       return listMetadata(type, ns, request);
     };
-    const before = await t.gateway.get(SECRETS, NS, 'a');
-    const err = await rejection(update(t, 'a', { k: 'v2' }));
+    const err = await rejection(update(t, { k: 'v2' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toBe(messages.archiveChanged);
-    expect((await t.gateway.get(SECRETS, NS, 'a')).data).toEqual(before.data);
+    expect((await read(t)).data).toEqual(before.data);
   });
 
   async function withExactSnapshot(keys: string | undefined) {
     const t = setup();
-    const live = put(t.gateway, 'a', { k: textToBase64('v1') });
+    const live = await seed(t);
     const exact = await buildSnapshot(live, 1, kryptonKeys('krypton.io'), {
       by: 'user:default/tool',
       at: AT.toISOString(),
@@ -1209,7 +998,7 @@ describe('saving the replaced state', () => {
       delete exact.metadata.annotations!['krypton.io/keys'];
     else exact.metadata.annotations!['krypton.io/keys'] = keys;
     t.gateway.put(SECRETS, NS, exact);
-    return update(t, 'a', { k: 'v2' });
+    return update(t, { k: 'v2' });
   }
 
   it('accepts an exact snapshot in the slot without the keys annotation', async () => {
@@ -1226,43 +1015,48 @@ describe('saving the replaced state', () => {
 });
 
 describe('gates that need no values', () => {
-  it('read only the metadata of the live Secret for the version list and a delete', async () => {
-    const t = setup();
-    put(t.gateway, 'a', { k: textToBase64('v1') });
-    await update(t, 'a', { k: 'v2' });
-    t.gateway.calls.length = 0;
-    await t.versioned.versions(NS, 'a', allow);
-    expect(t.gateway.calls).toEqual([
-      'getMetadata secrets a',
-      'listMetadata secrets',
-    ]);
-    const live = await t.gateway.get(SECRETS, NS, 'a');
-    t.gateway.calls.length = 0;
-    await t.versioned.delete(
-      NS,
-      'a',
-      { resourceVersion: live.metadata.resourceVersion!, keepHistory: true },
-      allow,
-    );
-    expect(t.gateway.calls).toEqual([
-      'getMetadata secrets a',
-      'getMetadata secrets a',
-      'delete secrets a',
-    ]);
-  });
+  it.each<{
+    name: string;
+    gate: (t: Setup, live: NativeSecret) => Promise<unknown>;
+    calls: string[];
+  }>([
+    {
+      name: 'the version list',
+      gate: t => t.versioned.versions(NS, 'a', allow),
+      calls: ['getMetadata secrets a', 'listMetadata secrets'],
+    },
+    {
+      name: 'a delete',
+      gate: (t, live) => remove(t, live, true),
+      calls: [
+        'getMetadata secrets a',
+        'getMetadata secrets a',
+        'delete secrets a',
+      ],
+    },
+  ])(
+    'read only the metadata of the live Secret for $name',
+    async ({ gate, calls }) => {
+      const t = setup();
+      const live = await seed(t, 'v2');
+      t.gateway.calls.length = 0;
+      await gate(t, live);
+      expect(t.gateway.calls).toEqual(calls);
+    },
+  );
 
-  it('restart reads the whole Secret only where its dry run needs it', async () => {
-    for (const proveWrites of [false, true]) {
+  it.each([
+    { proveWrites: false, calls: ['getMetadata secrets a'] },
+    { proveWrites: true, calls: ['get secrets a', 'dryRunReplace secrets a'] },
+  ])(
+    'restart reads the whole Secret only where its dry run needs it (proveWrites: $proveWrites)',
+    async ({ proveWrites, calls }) => {
       const t = setup(20, proveWrites);
-      put(t.gateway, 'a', { k: textToBase64('v1') });
+      await seed(t);
       t.gateway.calls.length = 0;
       const live = await t.live.gateRestart(NS, 'a', allow);
-      expect(t.gateway.calls).toEqual(
-        proveWrites
-          ? ['get secrets a', 'dryRunReplace secrets a']
-          : ['getMetadata secrets a'],
-      );
+      expect(t.gateway.calls).toEqual(calls);
       expect(live.data === undefined).toBe(!proveWrites);
-    }
-  });
+    },
+  );
 });

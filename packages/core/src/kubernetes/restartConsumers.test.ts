@@ -1,5 +1,12 @@
 import { InMemoryKubeGateway } from '../testing/InMemoryKubeGateway';
-import { RestartResult, WorkloadKind } from '../dto';
+import {
+  ConsumerWorkload,
+  DiscoveryFailure,
+  RestartFailure,
+  RestartFailureCode,
+  RestartResult,
+  WorkloadKind,
+} from '../dto';
 import { INVENTORY_BUDGET, IncompleteListError } from './inventory';
 import {
   MAX_PATCHES_IN_FLIGHT,
@@ -144,12 +151,80 @@ function setup(
     },
     restart: () => engine.restart(NS, SECRET),
     patchCalls: () => gateway.calls.filter(c => c.startsWith('patch ')),
+    listCalls: (kind: WorkloadKind) =>
+      gateway.calls.filter(c => c === `list ${TYPES[kind].plural}`),
+    templateMetadata: async (kind: WorkloadKind, name: string) =>
+      ((await get(kind, name)).spec!.template as { metadata?: Json }).metadata,
   };
 }
+
+type Harness = ReturnType<typeof setup>;
 
 const refusal = (status: number, reason?: string) => async () => {
   throw new KubeApiError(status, reason);
 };
+
+/** Refuses the requests for one kind and lets the other kinds through. */
+const refusalFor =
+  (only: WorkloadKind, status: number, reason?: string) =>
+  async (kind: string) => {
+    if (kind === only) throw new KubeApiError(status, reason);
+  };
+
+// The forbidden text is the spec's verbatim one rather than the engine's constant, so that a
+// drifting constant fails.
+const EXPECTED_MESSAGES: Record<RestartFailureCode, string> = {
+  ...RESTART_MESSAGES,
+  forbidden: FORBIDDEN_TEXT,
+};
+
+// A failure without an upstream status must be expected without the key, not with `undefined`,
+// so that the same value also works under toStrictEqual.
+function listFailure(
+  kind: WorkloadKind,
+  code: RestartFailureCode,
+  httpStatus?: number,
+): DiscoveryFailure {
+  return {
+    kind,
+    code,
+    message: EXPECTED_MESSAGES[code],
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+  };
+}
+
+/** An inventory found incomplete locally, which the spec reports with 503. */
+const incompleteList = (kind: WorkloadKind) =>
+  listFailure(kind, 'incomplete_list', 503);
+
+function patchFailure(
+  kind: WorkloadKind,
+  name: string,
+  code: RestartFailureCode,
+  httpStatus?: number,
+): RestartFailure {
+  return { name, ...listFailure(kind, code, httpStatus) };
+}
+
+/** A refused request, and the failure that restart must report for it. */
+interface RefusalCase {
+  what: string;
+  status: number;
+  reason?: string;
+  code: RestartFailureCode;
+  httpStatus?: number;
+}
+
+/** An upstream refusal, whose status the failure must carry unchanged. */
+const refusedWith = (
+  status: number,
+  code: RestartFailureCode,
+): RefusalCase => ({
+  what: `refused with ${status}`,
+  status,
+  code,
+  httpStatus: status,
+});
 
 describe('RestartConsumers.restart', () => {
   describe('requested', () => {
@@ -181,14 +256,8 @@ describe('RestartConsumers.restart', () => {
       });
       expect(result).not.toHaveProperty('error');
       expect(restartHttpStatus(result.status)).toBe(200);
-      for (const [kind, name] of [
-        ['Deployment', 'api'],
-        ['StatefulSet', 'db'],
-        ['DaemonSet', 'agent'],
-      ] as const) {
-        const w = await t.get(kind, name);
-        const template = w.spec!.template as Json;
-        expect((template.metadata as Json).annotations).toEqual({
+      for (const { kind, name } of result.requested) {
+        expect((await t.templateMetadata(kind, name))?.annotations).toEqual({
           [KEY]: AT.toISOString(),
         });
       }
@@ -233,90 +302,96 @@ describe('RestartConsumers.restart', () => {
           ],
         },
       ]);
-      const after = await t.get('Deployment', 'api');
-      expect((after.spec!.template as Json).metadata).toEqual({
+      expect(await t.templateMetadata('Deployment', 'api')).toEqual({
         annotations: { keep: 'me', [KEY]: AT.toISOString() },
       });
-      expect(after.metadata.resourceVersion).not.toBe(
-        listed.metadata.resourceVersion,
-      );
+      expect(
+        (await t.get('Deployment', 'api')).metadata.resourceVersion,
+      ).not.toBe(listed.metadata.resourceVersion);
     });
 
-    it('creates the template metadata when it is absent', async () => {
-      const t = setup();
-      t.put('Deployment', 'api', { templateMetadata: null });
+    interface AnnotationCase {
+      name: string;
+      kind: WorkloadKind;
+      templateMetadata: Json | null;
+      annotationPrefix?: string;
+      /** The operation after the two tests of the inspected identity. */
+      operation: JsonPatchOperation;
+      after: Json;
+    }
 
-      const result = await t.restart();
-
-      expect(result.status).toBe('requested');
-      expect(t.patches[0].operations.slice(2)).toEqual([
-        {
+    it.each<AnnotationCase>([
+      {
+        name: 'creates the template metadata when it is absent',
+        kind: 'Deployment',
+        templateMetadata: null,
+        operation: {
           op: 'add',
           path: '/spec/template/metadata',
           value: { annotations: { [KEY]: AT.toISOString() } },
         },
-      ]);
-      const after = await t.get('Deployment', 'api');
-      expect((after.spec!.template as Json).metadata).toEqual({
-        annotations: { [KEY]: AT.toISOString() },
-      });
-    });
-
-    it('creates the annotations map when the template metadata has none, keeping its labels', async () => {
-      const t = setup();
-      t.put('StatefulSet', 'db', {
+        after: { annotations: { [KEY]: AT.toISOString() } },
+      },
+      {
+        name: 'creates the annotations map when the template metadata has none, keeping its labels',
+        kind: 'StatefulSet',
         templateMetadata: { labels: { app: 'db' } },
-      });
-
-      const result = await t.restart();
-
-      expect(result.status).toBe('requested');
-      expect(t.patches[0].operations.slice(2)).toEqual([
-        {
+        operation: {
           op: 'add',
           path: '/spec/template/metadata/annotations',
           value: { [KEY]: AT.toISOString() },
         },
-      ]);
-      const after = await t.get('StatefulSet', 'db');
-      expect((after.spec!.template as Json).metadata).toEqual({
-        labels: { app: 'db' },
-        annotations: { [KEY]: AT.toISOString() },
-      });
-    });
-
-    it('replaces an earlier restart annotation with the new timestamp', async () => {
-      const t = setup();
-      t.put('DaemonSet', 'agent', {
+        after: {
+          labels: { app: 'db' },
+          annotations: { [KEY]: AT.toISOString() },
+        },
+      },
+      {
+        name: 'replaces an earlier restart annotation with the new timestamp',
+        kind: 'DaemonSet',
         templateMetadata: {
           annotations: { [KEY]: '2020-01-01T00:00:00.000Z' },
         },
-      });
+        operation: {
+          op: 'add',
+          path: '/spec/template/metadata/annotations/krypton.io~1restarted-at',
+          value: AT.toISOString(),
+        },
+        after: { annotations: { [KEY]: AT.toISOString() } },
+      },
+      {
+        name: 'escapes "~" as "~0" before "/" as "~1" in the annotation key',
+        kind: 'Deployment',
+        templateMetadata: { annotations: {} },
+        annotationPrefix: 'a~1b.example',
+        operation: {
+          op: 'add',
+          path: '/spec/template/metadata/annotations/a~01b.example~1restarted-at',
+          value: AT.toISOString(),
+        },
+        after: {
+          annotations: { 'a~1b.example/restarted-at': AT.toISOString() },
+        },
+      },
+    ])(
+      '$name',
+      async ({
+        kind,
+        templateMetadata,
+        annotationPrefix,
+        operation,
+        after,
+      }) => {
+        const t = setup({ annotationPrefix });
+        t.put(kind, 'w', { templateMetadata });
 
-      expect((await t.restart()).status).toBe('requested');
+        const result = await t.restart();
 
-      const after = await t.get('DaemonSet', 'agent');
-      expect((after.spec!.template as Json).metadata).toEqual({
-        annotations: { [KEY]: AT.toISOString() },
-      });
-    });
-
-    it('escapes "~" as "~0" before "/" as "~1" in the annotation key', async () => {
-      const t = setup({ annotationPrefix: 'a~1b.example' });
-      t.put('Deployment', 'api', { templateMetadata: { annotations: {} } });
-
-      await t.restart();
-
-      expect(t.patches[0].operations[2]).toEqual({
-        op: 'add',
-        path: '/spec/template/metadata/annotations/a~01b.example~1restarted-at',
-        value: AT.toISOString(),
-      });
-      const after = await t.get('Deployment', 'api');
-      expect((after.spec!.template as Json).metadata).toEqual({
-        annotations: { 'a~1b.example/restarted-at': AT.toISOString() },
-      });
-    });
+        expect(result.status).toBe('requested');
+        expect(t.patches[0].operations.slice(2)).toEqual([operation]);
+        expect(await t.templateMetadata(kind, 'w')).toEqual(after);
+      },
+    );
 
     it('lists every kind before the first patch', async () => {
       const t = setup();
@@ -373,9 +448,7 @@ describe('RestartConsumers.restart', () => {
       const t = setup();
       t.put('Deployment', 'api-server');
       t.put('StatefulSet', 'worker');
-      t.onPatch(async kind => {
-        if (kind === 'StatefulSet') throw new KubeApiError(403, 'Forbidden');
-      });
+      t.onPatch(refusalFor('StatefulSet', 403, 'Forbidden'));
 
       const result = await t.restart();
 
@@ -383,15 +456,7 @@ describe('RestartConsumers.restart', () => {
         status: 'partial',
         matched: 2,
         requested: [{ kind: 'Deployment', name: 'api-server' }],
-        failures: [
-          {
-            kind: 'StatefulSet',
-            name: 'worker',
-            code: 'forbidden',
-            message: FORBIDDEN_TEXT,
-            httpStatus: 403,
-          },
-        ],
+        failures: [patchFailure('StatefulSet', 'worker', 'forbidden', 403)],
         discoveryFailures: [],
         message:
           'Rollout requested for 1 of 2 matched workloads. 1 patch request failed.',
@@ -399,8 +464,7 @@ describe('RestartConsumers.restart', () => {
       });
       expect(result.note).toBe(RESTART_NOTE);
       expect(restartHttpStatus(result.status)).toBe(207);
-      const worker = await t.get('StatefulSet', 'worker');
-      expect((worker.spec!.template as Json).metadata).toEqual({
+      expect(await t.templateMetadata('StatefulSet', 'worker')).toEqual({
         labels: { app: 'worker' },
       });
     });
@@ -409,9 +473,7 @@ describe('RestartConsumers.restart', () => {
       const t = setup();
       t.put('Deployment', 'api');
       t.put('DaemonSet', 'agent');
-      t.onList(async kind => {
-        if (kind === 'DaemonSet') throw new KubeApiError(403, 'Forbidden');
-      });
+      t.onList(refusalFor('DaemonSet', 403, 'Forbidden'));
 
       const result = await t.restart();
 
@@ -420,14 +482,7 @@ describe('RestartConsumers.restart', () => {
         matched: 1,
         requested: [{ kind: 'Deployment', name: 'api' }],
         failures: [],
-        discoveryFailures: [
-          {
-            kind: 'DaemonSet',
-            code: 'forbidden',
-            message: FORBIDDEN_TEXT,
-            httpStatus: 403,
-          },
-        ],
+        discoveryFailures: [listFailure('DaemonSet', 'forbidden', 403)],
         message:
           'Rollout requested for 1 of 1 matched workload. Discovery failed for 1 workload kind.',
         note: NOTE_TEXT,
@@ -459,17 +514,10 @@ describe('RestartConsumers.restart', () => {
         expect(result.matched).toBe(1);
         expect(result.requested).toEqual([{ kind: 'Deployment', name: 'api' }]);
         expect(result.discoveryFailures).toEqual([
-          {
-            kind: 'StatefulSet',
-            code: 'incomplete_list',
-            message: RESTART_MESSAGES.incomplete_list,
-            httpStatus: status,
-          },
+          listFailure('StatefulSet', 'incomplete_list', status),
         ]);
         expect(t.patchCalls()).toEqual(['patch deployments api']);
-        expect(
-          t.gateway.calls.filter(c => c === 'list statefulsets'),
-        ).toHaveLength(1);
+        expect(t.listCalls('StatefulSet')).toHaveLength(1);
       },
     );
   });
@@ -487,12 +535,9 @@ describe('RestartConsumers.restart', () => {
         matched: 0,
         requested: [],
         failures: [],
-        discoveryFailures: KINDS.map(kind => ({
-          kind,
-          code: 'forbidden',
-          message: FORBIDDEN_TEXT,
-          httpStatus: 403,
-        })),
+        discoveryFailures: KINDS.map(kind =>
+          listFailure(kind, 'forbidden', 403),
+        ),
         message:
           'No rollout was requested. Discovery failed for 3 workload kinds.',
         note: NOTE_TEXT,
@@ -508,21 +553,14 @@ describe('RestartConsumers.restart', () => {
       const t = setup();
       t.putOther('Deployment', 'web');
       t.put('DaemonSet', 'agent');
-      t.onList(async kind => {
-        if (kind === 'DaemonSet') throw new KubeApiError(500, 'InternalError');
-      });
+      t.onList(refusalFor('DaemonSet', 500, 'InternalError'));
 
       const result = await t.restart();
 
       expect(result.status).toBe('failed');
       expect(result.matched).toBe(0);
       expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'DaemonSet',
-          code: 'unavailable',
-          message: RESTART_MESSAGES.unavailable,
-          httpStatus: 500,
-        },
+        listFailure('DaemonSet', 'unavailable', 500),
       ]);
       expect(result.error).toBe(result.message);
       expect(t.patches).toEqual([]);
@@ -549,50 +587,34 @@ describe('RestartConsumers.restart', () => {
       expect(result.error).toBe(result.message);
     });
 
-    it.each([
-      [401, 'unauthenticated'],
-      [404, 'not_found'],
-      [422, 'invalid_request'],
-      [429, 'rate_limited'],
-      [503, 'unavailable'],
-    ] as const)(
-      'classifies a list refused with %i as %s',
-      async (status, code) => {
+    it.each<RefusalCase & { kind: WorkloadKind }>([
+      { kind: 'StatefulSet', ...refusedWith(401, 'unauthenticated') },
+      { kind: 'StatefulSet', ...refusedWith(404, 'not_found') },
+      { kind: 'StatefulSet', ...refusedWith(422, 'invalid_request') },
+      { kind: 'StatefulSet', ...refusedWith(429, 'rate_limited') },
+      { kind: 'StatefulSet', ...refusedWith(503, 'unavailable') },
+      {
+        what: 'without an answer, without an httpStatus,',
+        kind: 'Deployment',
+        status: 0,
+        reason: 'Network',
+        code: 'unavailable',
+      },
+    ])(
+      'classifies a $kind list $what as $code',
+      async ({ kind, status, reason, code, httpStatus }) => {
         const t = setup();
-        t.onList(async kind => {
-          if (kind === 'StatefulSet') throw new KubeApiError(status);
-        });
+        t.onList(refusalFor(kind, status, reason));
 
         const result = await t.restart();
 
         expect(result.status).toBe('failed');
-        expect(result.discoveryFailures).toEqual([
-          {
-            kind: 'StatefulSet',
-            code,
-            message: RESTART_MESSAGES[code],
-            httpStatus: status,
-          },
+        // Strict, so that a failure without an upstream status cannot carry the key at all.
+        expect(result.discoveryFailures).toStrictEqual([
+          listFailure(kind, code, httpStatus),
         ]);
       },
     );
-
-    it('classifies a list without an answer as unavailable, without an httpStatus', async () => {
-      const t = setup();
-      t.onList(async kind => {
-        if (kind === 'Deployment') throw new KubeApiError(0, 'Network');
-      });
-
-      const result = await t.restart();
-
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'unavailable',
-          message: RESTART_MESSAGES.unavailable,
-        },
-      ]);
-    });
   });
 
   describe('conflicts and unconfirmed patches', () => {
@@ -613,15 +635,7 @@ describe('RestartConsumers.restart', () => {
         status: 'failed',
         matched: 1,
         requested: [],
-        failures: [
-          {
-            kind: 'Deployment',
-            name: 'api',
-            code: 'conflict',
-            message: RESTART_MESSAGES.conflict,
-            httpStatus: 422,
-          },
-        ],
+        failures: [patchFailure('Deployment', 'api', 'conflict', 422)],
         discoveryFailures: [],
         message:
           'Rollout requested for 0 of 1 matched workload. 1 patch request failed.',
@@ -630,8 +644,7 @@ describe('RestartConsumers.restart', () => {
           'Rollout requested for 0 of 1 matched workload. 1 patch request failed.',
       });
       expect(t.patchCalls()).toEqual(['patch deployments api']);
-      const after = await t.get('Deployment', 'api');
-      expect((after.spec!.template as Json).metadata).toEqual({
+      expect(await t.templateMetadata('Deployment', 'api')).toEqual({
         labels: { app: 'api' },
       });
     });
@@ -664,19 +677,12 @@ describe('RestartConsumers.restart', () => {
       expect(result.status).toBe('partial');
       expect(result.requested).toEqual([{ kind: 'Deployment', name: 'api' }]);
       expect(result.failures).toEqual([
-        {
-          kind: 'StatefulSet',
-          name: 'db',
-          code: 'conflict',
-          message: RESTART_MESSAGES.conflict,
-          httpStatus: 422,
-        },
+        patchFailure('StatefulSet', 'db', 'conflict', 422),
       ]);
       expect(t.patchCalls().filter(c => c.includes('statefulsets'))).toEqual([
         'patch statefulsets db',
       ]);
-      const after = await t.get('StatefulSet', 'db');
-      expect((after.spec!.template as Json).metadata).toEqual({
+      expect(await t.templateMetadata('StatefulSet', 'db')).toEqual({
         labels: { app: 'db' },
       });
     });
@@ -697,13 +703,7 @@ describe('RestartConsumers.restart', () => {
       const result = await t.restart();
 
       expect(result.failures).toEqual([
-        {
-          kind: 'DaemonSet',
-          name: 'agent',
-          code: 'conflict',
-          message: RESTART_MESSAGES.conflict,
-          httpStatus: 422,
-        },
+        patchFailure('DaemonSet', 'agent', 'conflict', 422),
       ]);
       const replacement = await t.get('DaemonSet', 'agent');
       expect(replacement.metadata.uid).not.toBe(listed.metadata.uid);
@@ -718,44 +718,36 @@ describe('RestartConsumers.restart', () => {
       expect(t.patchCalls()).toEqual(['patch daemonsets agent']);
     });
 
-    it('reports a 409 as conflict, attempted once', async () => {
-      const t = setup();
-      t.put('Deployment', 'api');
-      t.onPatch(refusal(409, 'Conflict'));
+    it.each<RefusalCase>([
+      refusedWith(400, 'invalid_request'),
+      refusedWith(401, 'unauthenticated'),
+      refusedWith(404, 'not_found'),
+      { ...refusedWith(409, 'conflict'), reason: 'Conflict' },
+      refusedWith(429, 'rate_limited'),
+      refusedWith(500, 'unavailable'),
+      {
+        what: 'without an answer, without an httpStatus,',
+        status: 0,
+        reason: 'Network',
+        code: 'unconfirmed',
+      },
+    ])(
+      'reports a patch $what as $code, attempted once',
+      async ({ status, reason, code, httpStatus }) => {
+        const t = setup();
+        t.put('Deployment', 'api');
+        t.onPatch(refusal(status, reason));
 
-      const result = await t.restart();
+        const result = await t.restart();
 
-      expect(result.failures).toEqual([
-        {
-          kind: 'Deployment',
-          name: 'api',
-          code: 'conflict',
-          message: RESTART_MESSAGES.conflict,
-          httpStatus: 409,
-        },
-      ]);
-      expect(t.patches).toHaveLength(1);
-    });
-
-    it('reports a patch without an answer as unconfirmed, without an httpStatus', async () => {
-      const t = setup();
-      t.put('Deployment', 'api');
-      t.onPatch(refusal(0, 'Network'));
-
-      const result = await t.restart();
-
-      expect(result.status).toBe('failed');
-      expect(result.failures).toEqual([
-        {
-          kind: 'Deployment',
-          name: 'api',
-          code: 'unconfirmed',
-          message: RESTART_MESSAGES.unconfirmed,
-        },
-      ]);
-      expect(result.failures[0]).not.toHaveProperty('httpStatus');
-      expect(t.patches).toHaveLength(1);
-    });
+        expect(result.status).toBe('failed');
+        // Strict, so that a failure without an upstream status cannot carry the key at all.
+        expect(result.failures).toStrictEqual([
+          patchFailure('Deployment', 'api', code, httpStatus),
+        ]);
+        expect(t.patches).toHaveLength(1);
+      },
+    );
 
     // HttpKubeGateway answers a success status whose body it cannot read with
     // KubeApiError(0, 'MalformedResponse'): the patch was applied but not confirmed, and no
@@ -764,22 +756,14 @@ describe('RestartConsumers.restart', () => {
       const t = setup();
       t.put('Deployment', 'api');
       t.put('StatefulSet', 'db');
-      t.onPatch(async kind => {
-        if (kind === 'Deployment')
-          throw new KubeApiError(0, 'MalformedResponse');
-      });
+      t.onPatch(refusalFor('Deployment', 0, 'MalformedResponse'));
 
       const result = await t.restart();
 
       expect(result.status).toBe('partial');
       expect(result.requested).toEqual([{ kind: 'StatefulSet', name: 'db' }]);
       expect(result.failures).toEqual([
-        {
-          kind: 'Deployment',
-          name: 'api',
-          code: 'unconfirmed',
-          message: RESTART_MESSAGES.unconfirmed,
-        },
+        patchFailure('Deployment', 'api', 'unconfirmed'),
       ]);
       expect(result.failures[0]).not.toHaveProperty('httpStatus');
     });
@@ -794,42 +778,10 @@ describe('RestartConsumers.restart', () => {
       const result = await t.restart();
 
       expect(result.failures).toEqual([
-        {
-          kind: 'Deployment',
-          name: 'api',
-          code: 'unavailable',
-          message: RESTART_MESSAGES.unavailable,
-        },
+        patchFailure('Deployment', 'api', 'unavailable'),
       ]);
       expect(JSON.stringify(result)).not.toContain('secret upstream detail');
     });
-
-    it.each([
-      [400, 'invalid_request'],
-      [401, 'unauthenticated'],
-      [404, 'not_found'],
-      [429, 'rate_limited'],
-      [500, 'unavailable'],
-    ] as const)(
-      'classifies a patch refused with %i as %s',
-      async (status, code) => {
-        const t = setup();
-        t.put('Deployment', 'api');
-        t.onPatch(refusal(status));
-
-        const result = await t.restart();
-
-        expect(result.failures).toEqual([
-          {
-            kind: 'Deployment',
-            name: 'api',
-            code,
-            message: RESTART_MESSAGES[code],
-            httpStatus: status,
-          },
-        ]);
-      },
-    );
 
     it('reports a workload deleted after discovery as not_found', async () => {
       const t = setup();
@@ -844,13 +796,7 @@ describe('RestartConsumers.restart', () => {
       const result = await t.restart();
 
       expect(result.failures).toEqual([
-        {
-          kind: 'Deployment',
-          name: 'api',
-          code: 'not_found',
-          message: RESTART_MESSAGES.not_found,
-          httpStatus: 404,
-        },
+        patchFailure('Deployment', 'api', 'not_found', 404),
       ]);
     });
   });
@@ -858,46 +804,35 @@ describe('RestartConsumers.restart', () => {
   describe('malformed identities', () => {
     /** Serves the listed workload of that name with its metadata changed. */
     function withListed(
-      t: ReturnType<typeof setup>,
+      t: Harness,
       name: string,
-      change: (metadata: Record<string, unknown>) => void,
+      change: (metadata: Json) => void,
     ) {
       const list = t.gateway.list;
       t.gateway.list = async (type, namespace, page) => {
         const served = await list(type, namespace, page);
         for (const item of served.items as KubeObject[]) {
           if (item.metadata.name === name)
-            change(item.metadata as unknown as Record<string, unknown>);
+            change(item.metadata as unknown as Json);
         }
         return served;
       };
     }
 
-    it.each([
-      ['a missing uid', (m: Json) => delete m.uid, 'broken'],
-      ['an empty uid', (m: Json) => (m.uid = ''), 'broken'],
-      ['a numeric uid', (m: Json) => (m.uid = 7), 'broken'],
-      [
-        'a missing resourceVersion',
-        (m: Json) => delete m.resourceVersion,
-        'broken',
-      ],
-      [
-        'an empty resourceVersion',
-        (m: Json) => (m.resourceVersion = ''),
-        'broken',
-      ],
-      [
-        'a numeric resourceVersion',
-        (m: Json) => (m.resourceVersion = 1001),
-        'broken',
-      ],
-      ['a missing name', (m: Json) => delete m.name, ''],
-      ['a numeric name', (m: Json) => (m.name = 5), ''],
-      ['an invalid name', (m: Json) => (m.name = 'Broken/../x'), 'Broken/../x'],
+    // The reported name is the listed one whenever that is a string.
+    it.each<[what: string, change: (m: Json) => void, reportedName: string]>([
+      ['a missing uid', m => delete m.uid, 'broken'],
+      ['an empty uid', m => (m.uid = ''), 'broken'],
+      ['a numeric uid', m => (m.uid = 7), 'broken'],
+      ['a missing resourceVersion', m => delete m.resourceVersion, 'broken'],
+      ['an empty resourceVersion', m => (m.resourceVersion = ''), 'broken'],
+      ['a numeric resourceVersion', m => (m.resourceVersion = 1001), 'broken'],
+      ['a missing name', m => delete m.name, ''],
+      ['a numeric name', m => (m.name = 5), ''],
+      ['an invalid name', m => (m.name = 'Broken/../x'), 'Broken/../x'],
     ])(
       'reports a match with %s as incomplete_list (503) and never patches it',
-      async (_label, change, reportedName) => {
+      async (_what, change, reportedName) => {
         const t = setup();
         t.put('Deployment', 'api');
         t.put('StatefulSet', 'broken');
@@ -939,7 +874,7 @@ describe('RestartConsumers.restart', () => {
 
   describe('collection budgets', () => {
     /** Minimal Deployments, so that thousands list quickly. */
-    function fill(t: ReturnType<typeof setup>, count: number) {
+    function fill(t: Harness, count: number) {
       for (let i = 0; i < count; i++) {
         t.gateway.put(DEPLOYMENTS, NS, {
           metadata: { name: `d-${String(i).padStart(4, '0')}` },
@@ -984,14 +919,7 @@ describe('RestartConsumers.restart', () => {
 
       expect(result.status).toBe('partial');
       expect(result.requested).toEqual([{ kind: 'StatefulSet', name: 'db' }]);
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
       expect(t.patchCalls()).toEqual(['patch statefulsets db']);
     });
 
@@ -1013,17 +941,8 @@ describe('RestartConsumers.restart', () => {
 
       expect(result.status).toBe('failed');
       expect(result.matched).toBe(0);
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
-      expect(
-        t.gateway.calls.filter(c => c === 'list deployments'),
-      ).toHaveLength(2);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
+      expect(t.listCalls('Deployment')).toHaveLength(2);
       expect(t.patches).toEqual([]);
     });
 
@@ -1041,9 +960,7 @@ describe('RestartConsumers.restart', () => {
         'd',
         'e',
       ]);
-      expect(
-        t.gateway.calls.filter(c => c === 'list deployments'),
-      ).toHaveLength(3);
+      expect(t.listCalls('Deployment')).toHaveLength(3);
     });
 
     it('refuses an inventory over the byte budget as incomplete_list, patching none of its earlier pages', async () => {
@@ -1061,14 +978,7 @@ describe('RestartConsumers.restart', () => {
 
       expect(result.status).toBe('partial');
       expect(result.requested).toEqual([{ kind: 'DaemonSet', name: 'agent' }]);
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
       expect(t.patchCalls()).toEqual(['patch daemonsets agent']);
     });
 
@@ -1118,17 +1028,8 @@ describe('RestartConsumers.restart', () => {
 
       expect(result.status).toBe('partial');
       expect(result.requested).toEqual([{ kind: 'DaemonSet', name: 'agent' }]);
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
-      expect(
-        t.gateway.calls.filter(c => c === 'list deployments'),
-      ).toHaveLength(100);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
+      expect(t.listCalls('Deployment')).toHaveLength(100);
       expect(t.patchCalls()).toEqual(['patch daemonsets agent']);
     });
 
@@ -1145,14 +1046,7 @@ describe('RestartConsumers.restart', () => {
       const result = await t.restart();
 
       expect(result.status).toBe('failed');
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
       expect(t.patches).toEqual([]);
     });
 
@@ -1163,22 +1057,12 @@ describe('RestartConsumers.restart', () => {
     it('reports a malformed list page as incomplete_list with httpStatus 503', async () => {
       const t = setup();
       t.put('Deployment', 'api');
-      t.onList(async kind => {
-        if (kind === 'StatefulSet')
-          throw new KubeApiError(0, 'MalformedResponse');
-      });
+      t.onList(refusalFor('StatefulSet', 0, 'MalformedResponse'));
 
       const result = await t.restart();
 
       expect(result.status).toBe('partial');
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'StatefulSet',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
+      expect(result.discoveryFailures).toEqual([incompleteList('StatefulSet')]);
     });
 
     // Spec: "A malformed/inconsistent/over-budget list ... uses incomplete_list and is not
@@ -1207,14 +1091,7 @@ describe('RestartConsumers.restart', () => {
 
       // Actual: matched 3, requested Deployment/api and StatefulSet/db, and a conflict (422)
       // failure for the same Deployment/api after a second patch of it.
-      expect(result.discoveryFailures).toEqual([
-        {
-          kind: 'Deployment',
-          code: 'incomplete_list',
-          message: RESTART_MESSAGES.incomplete_list,
-          httpStatus: 503,
-        },
-      ]);
+      expect(result.discoveryFailures).toEqual([incompleteList('Deployment')]);
       expect(result.requested).toEqual([{ kind: 'StatefulSet', name: 'db' }]);
       expect(result.failures).toEqual([]);
       expect(t.patchCalls()).toEqual(['patch statefulsets db']);
@@ -1364,24 +1241,28 @@ describe('RestartConsumers.consumers', () => {
         },
       },
     });
-    const env = [{ type: 'env', containers: ['app'] }];
+    // Every workload above but `mounts` reads the Secret through the default pod template.
+    const consumer = (
+      kind: WorkloadKind,
+      name: string,
+      flags: Partial<ConsumerWorkload> = {},
+    ): ConsumerWorkload => ({
+      kind,
+      name,
+      usages: [{ type: 'env', containers: ['app'] }],
+      paused: false,
+      onDelete: false,
+      reloader: false,
+      labels: {},
+      ...flags,
+    });
 
     const result = await t.engine.consumers(NS, SECRET);
 
     expect(result).toEqual({
       workloads: [
-        {
-          kind: 'DaemonSet',
-          name: 'agent',
-          usages: env,
-          paused: false,
-          onDelete: true,
-          reloader: true,
-          labels: {},
-        },
-        {
-          kind: 'DaemonSet',
-          name: 'mounts',
+        consumer('DaemonSet', 'agent', { onDelete: true, reloader: true }),
+        consumer('DaemonSet', 'mounts', {
           usages: [
             { type: 'env', containers: ['b'] },
             { type: 'envFrom', containers: ['a'] },
@@ -1389,47 +1270,14 @@ describe('RestartConsumers.consumers', () => {
             { type: 'projected', volume: 'bundle' },
             { type: 'imagePullSecret' },
           ],
-          paused: false,
-          onDelete: false,
-          reloader: false,
-          labels: {},
-        },
-        {
-          kind: 'Deployment',
-          name: 'api',
-          usages: env,
-          paused: false,
-          onDelete: false,
-          reloader: true,
-          labels: {},
-        },
-        {
-          kind: 'Deployment',
-          name: 'web',
-          usages: env,
+        }),
+        consumer('Deployment', 'api', { reloader: true }),
+        consumer('Deployment', 'web', {
           paused: true,
-          onDelete: false,
-          reloader: false,
           labels: { 'app.kubernetes.io/name': 'web', team: 'a' },
-        },
-        {
-          kind: 'StatefulSet',
-          name: 'alpha',
-          usages: env,
-          paused: false,
-          onDelete: false,
-          reloader: false,
-          labels: {},
-        },
-        {
-          kind: 'StatefulSet',
-          name: 'zeta',
-          usages: env,
-          paused: false,
-          onDelete: true,
-          reloader: false,
-          labels: {},
-        },
+        }),
+        consumer('StatefulSet', 'alpha'),
+        consumer('StatefulSet', 'zeta', { onDelete: true }),
       ],
       discoveryFailures: [],
     });
@@ -1437,7 +1285,14 @@ describe('RestartConsumers.consumers', () => {
     expect(t.patchCalls()).toEqual([]);
   });
 
-  it.each([
+  it.each<
+    [
+      name: string,
+      kind: WorkloadKind,
+      options: WorkloadOptions,
+      expected: Partial<ConsumerWorkload>,
+    ]
+  >([
     [
       'paused only on Deployments',
       'StatefulSet',
@@ -1499,9 +1354,9 @@ describe('RestartConsumers.consumers', () => {
       },
       { reloader: false },
     ],
-  ] as const)('flags: %s', async (_label, kind, options, expected) => {
+  ])('flags: %s', async (_name, kind, options, expected) => {
     const t = setup();
-    t.put(kind, 'w', options as WorkloadOptions);
+    t.put(kind, 'w', options);
 
     const { workloads } = await t.engine.consumers(NS, SECRET);
 
@@ -1526,9 +1381,7 @@ describe('RestartConsumers.consumers', () => {
     const t = setup();
     t.put('Deployment', 'api');
     t.put('StatefulSet', 'db');
-    t.onList(async kind => {
-      if (kind === 'StatefulSet') throw new KubeApiError(403, 'Forbidden');
-    });
+    t.onList(refusalFor('StatefulSet', 403, 'Forbidden'));
 
     const consumers = await t.engine.consumers(NS, SECRET);
     const restart = await t.restart();
@@ -1537,12 +1390,7 @@ describe('RestartConsumers.consumers', () => {
       ['Deployment', 'api'],
     ]);
     expect(consumers.discoveryFailures).toEqual([
-      {
-        kind: 'StatefulSet',
-        code: 'forbidden',
-        message: FORBIDDEN_TEXT,
-        httpStatus: 403,
-      },
+      listFailure('StatefulSet', 'forbidden', 403),
     ]);
     expect(restart.discoveryFailures).toEqual(consumers.discoveryFailures);
   });
@@ -1583,38 +1431,55 @@ describe('RestartConsumers.consumers', () => {
 });
 
 describe('classifyRestartFailure', () => {
+  interface ClassifyCase {
+    what: string;
+    err: unknown;
+    step: 'list' | 'patch';
+    expected: ReturnType<typeof classifyRestartFailure>;
+  }
+
   // Spec: httpStatus is "a numeric upstream status when available, or 503 for a locally detected
   // incomplete inventory". Status 0 is the gateway's "no usable answer": none arrived, or a success
   // status came with a body it could not read. Neither has an upstream status to report.
-  it.each([
-    ['a lost answer', 'patch', new KubeApiError(0, 'Network'), 'unconfirmed'],
-    ['a timeout', 'patch', new KubeApiError(0, 'Timeout'), 'unconfirmed'],
-    [
-      'an unreadable success body',
-      'patch',
-      new KubeApiError(0, 'MalformedResponse'),
-      'unconfirmed',
-    ],
-    ['a lost answer', 'list', new KubeApiError(0, 'Network'), 'unavailable'],
-  ] as const)(
-    'classifies %s on a %s without an httpStatus',
-    (_, step, err, code) => {
-      const failure = classifyRestartFailure(err, step);
-      expect(failure).toEqual({ code });
-      expect(failure).not.toHaveProperty('httpStatus');
+  // toStrictEqual, so that an expected answer without httpStatus also rules out the key.
+  it.each<ClassifyCase>([
+    {
+      what: 'a lost answer on a patch without an httpStatus',
+      err: new KubeApiError(0, 'Network'),
+      step: 'patch',
+      expected: { code: 'unconfirmed' },
     },
-  );
-
-  it('classifies a malformed page as incomplete_list with httpStatus 503', () => {
-    expect(
-      classifyRestartFailure(new IncompleteListError('malformed'), 'list'),
-    ).toEqual({ code: 'incomplete_list', httpStatus: 503 });
-  });
-
-  it('keeps the upstream status of a refused request', () => {
-    expect(classifyRestartFailure(new KubeApiError(502), 'patch')).toEqual({
-      code: 'unavailable',
-      httpStatus: 502,
-    });
+    {
+      what: 'a timeout on a patch without an httpStatus',
+      err: new KubeApiError(0, 'Timeout'),
+      step: 'patch',
+      expected: { code: 'unconfirmed' },
+    },
+    {
+      what: 'an unreadable success body on a patch without an httpStatus',
+      err: new KubeApiError(0, 'MalformedResponse'),
+      step: 'patch',
+      expected: { code: 'unconfirmed' },
+    },
+    {
+      what: 'a lost answer on a list without an httpStatus',
+      err: new KubeApiError(0, 'Network'),
+      step: 'list',
+      expected: { code: 'unavailable' },
+    },
+    {
+      what: 'a malformed page as incomplete_list with httpStatus 503',
+      err: new IncompleteListError('malformed'),
+      step: 'list',
+      expected: { code: 'incomplete_list', httpStatus: 503 },
+    },
+    {
+      what: 'a refused request keeping its upstream status',
+      err: new KubeApiError(502),
+      step: 'patch',
+      expected: { code: 'unavailable', httpStatus: 502 },
+    },
+  ])('classifies $what', ({ err, step, expected }) => {
+    expect(classifyRestartFailure(err, step)).toStrictEqual(expected);
   });
 });

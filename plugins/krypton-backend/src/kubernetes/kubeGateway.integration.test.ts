@@ -1,5 +1,9 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { kubeConfigFor, useTestNamespace } from '@krypton/kube-testenv';
+import {
+  kubeConfigFor,
+  useTestNamespace,
+  ClusterAdmin,
+} from '@krypton/kube-testenv';
 import {
   DEPLOYMENTS,
   KubeApiError,
@@ -7,7 +11,6 @@ import {
   SECRETS,
   Workload,
 } from '@krypton/core';
-import { AdminClient } from '../__testUtils__/rbac';
 import { HttpKubeGateway } from './kubeGateway';
 import { KubeTransport } from './transport';
 
@@ -35,7 +38,7 @@ const secret = (
 // resource, preconditions, metadata-only lists, JSON Patch and delete outcomes.
 describe('HttpKubeGateway against a real kube-apiserver', () => {
   const ns = useTestNamespace();
-  const admin = new AdminClient();
+  const admin = new ClusterAdmin();
   let transport: KubeTransport;
   let gateway: HttpKubeGateway;
 
@@ -150,7 +153,7 @@ describe('HttpKubeGateway against a real kube-apiserver', () => {
   });
 
   it('patches a workload with a conditional RFC 6902 patch, escaping "/" in keys', async () => {
-    const created = await admin.transport.request({
+    const created = await admin.request({
       method: 'POST',
       path: `/apis/apps/v1/namespaces/${ns.name}/deployments`,
       body: {
