@@ -133,10 +133,10 @@ describe('deleting a Secret', () => {
     // The refetched Secret shows Kubernetes' deletion timestamp.
     const live = await readSecret(HELD);
     expect(live.metadata.finalizers).toEqual([FINALIZER]);
-    await page.getByRole('button', { name: 'Delete…' }).waitFor();
-    await expect(
-      page.getByRole('button', { name: 'Delete…' }).isDisabled(),
-    ).resolves.toBe(true);
+    // The refetch that disables Delete… may land after the pending message: wait for it.
+    await page
+      .getByRole('button', { name: 'Delete…', disabled: true })
+      .waitFor();
     // The cleaned history is fetched again: its version is no longer offered.
     await page.getByText('No versions yet', { exact: false }).waitFor();
     await expect(

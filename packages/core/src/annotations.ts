@@ -22,6 +22,8 @@ export interface KryptonKeys {
   sourceType: string;
   snapshotAt: string;
   snapshotBy: string;
+  /** The field manager of a write from outside Krypton that replaced the state (kubectl-edit). */
+  snapshotVia: string;
   /** The snapshot's data keys, so that version lists need no values. */
   keys: string;
 }
@@ -36,6 +38,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     sourceType: `${prefix}/source-type`,
     snapshotAt: `${prefix}/snapshot-at`,
     snapshotBy: `${prefix}/snapshot-by`,
+    snapshotVia: `${prefix}/snapshot-via`,
     keys: `${prefix}/keys`,
     version: `${prefix}/version`,
     description: `${prefix}/description`,

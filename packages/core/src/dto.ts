@@ -268,6 +268,11 @@ export interface VersionSummary {
   /** When the first successful snapshot of that state was taken, and by whom. */
   snapshotAt: string;
   snapshotBy: string;
+  /**
+   * For a state that a write outside Krypton replaced (recorded by Krypton's recorder): the
+   * write's field manager, such as `kubectl-edit` or `helm`, when it named one.
+   */
+  snapshotVia?: string;
   /** The live Secret's type when the snapshot was taken. */
   sourceType: string;
   /** The live resourceVersion the snapshot was taken from. */

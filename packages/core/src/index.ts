@@ -45,6 +45,8 @@ export * from './kubernetes/liveSecrets';
 export * from './kubernetes/secretFacts';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
+export * from './recorder/admissionReview';
+export * from './recorder/secretRecorder';
 export * from './kubernetes/versionedSecrets';
 export * from './kubernetes/secretReferences';
 export * from './kubernetes/restartConsumers';

@@ -13,6 +13,7 @@ export {
   testClusterState,
   kubeConfigFor,
   useTestNamespace,
+  loopbackServingCertificate,
 } from './testCluster';
 export type { IdentityKey } from './testCluster';
 export { aescbcEncryptionConfig } from './encryptionConfig';

@@ -1,5 +1,7 @@
 import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ControlPlaneState, TestIdentity } from './controlPlane';
 
 /** Environment variable through which jest's global setup hands the cluster to test workers. */
@@ -85,4 +87,18 @@ export function useTestNamespace(prefix = 'krypton-t'): {
     await api.deleteNamespace({ name: ns.name }).catch(() => undefined);
   });
   return ns;
+}
+
+/**
+ * The run's control plane serving certificate and key (for localhost and 127.0.0.1, signed by the
+ * cluster's CA): a webhook served on loopback with them is one the API server already trusts.
+ * Only the control plane that the test run starts has them.
+ */
+export function loopbackServingCertificate(): { cert: Buffer; key: Buffer } {
+  const { dir } = testClusterState();
+  if (!dir) throw new Error('an existing cluster has no loopback certificate');
+  return {
+    cert: readFileSync(join(dir, 'pki', 'apiserver.crt')),
+    key: readFileSync(join(dir, 'pki', 'apiserver.key')),
+  };
 }

@@ -165,13 +165,15 @@ export class SecretHistory {
   async archive(
     live: NativeSecret,
     version: number,
-    actor: string,
+    actor: string | { by: string; via?: string },
   ): Promise<ArchiveOutcome> {
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
     const namespace = live.metadata.namespace!;
+    const { by, via } = typeof actor === 'string' ? { by: actor } : actor;
     const expected = await buildSnapshot(live, version, this.keys, {
-      by: actor,
+      by,
+      via,
       at: (this.options.now?.() ?? new Date()).toISOString(),
     });
     const name = expected.metadata.name!;

@@ -89,6 +89,8 @@ export interface SnapshotRecord {
   sourceType: string;
   snapshotAt: string;
   snapshotBy: string;
+  /** The field manager of an outside write that replaced the state, when it named one. */
+  snapshotVia?: string;
   keys: string[] | null;
   description?: string;
   access: AccessRules;
@@ -169,6 +171,8 @@ export async function readSnapshotRecord(
   };
   const description = annotations[keys.description];
   if (description !== undefined) record.description = description;
+  const via = annotations[keys.snapshotVia];
+  if (via) record.snapshotVia = via;
   if (metadata.deletionTimestamp)
     record.deletionTimestamp = metadata.deletionTimestamp;
   return record;
@@ -235,7 +239,7 @@ export async function buildSnapshot(
   live: NativeSecret,
   version: number,
   keys: KryptonKeys,
-  actor: { by: string; at: string },
+  actor: { by: string; at: string; via?: string },
 ): Promise<NativeSecret> {
   const uid = live.metadata.uid!;
   const rv = live.metadata.resourceVersion!;
@@ -253,6 +257,7 @@ export async function buildSnapshot(
     [keys.snapshotAt]: actor.at,
     [keys.snapshotBy]: actor.by,
   };
+  if (actor.via) annotations[keys.snapshotVia] = actor.via;
   if (keyList.length <= MAX_KEYS_ANNOTATION) annotations[keys.keys] = keyList;
   const liveAnnotations = live.metadata.annotations ?? {};
   for (const key of [

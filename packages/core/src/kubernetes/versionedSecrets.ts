@@ -53,7 +53,7 @@ export interface DeleteOutcomeReport {
 const stale = () => new KryptonError('conflict', messages.staleRevision);
 
 function summary(record: SnapshotRecord): VersionSummary {
-  return {
+  const out: VersionSummary = {
     version: record.version,
     snapshotAt: record.snapshotAt,
     snapshotBy: record.snapshotBy,
@@ -61,6 +61,8 @@ function summary(record: SnapshotRecord): VersionSummary {
     sourceResourceVersion: record.sourceResourceVersion,
     keys: record.keys,
   };
+  if (record.snapshotVia) out.snapshotVia = record.snapshotVia;
+  return out;
 }
 
 /**

@@ -1,0 +1,299 @@
+import {
+  KryptonKeys,
+  MANAGED_BY_VALUE,
+  kryptonKeys,
+  parseVersionCounter,
+} from '../annotations';
+import { KryptonError } from '../errors';
+import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
+import { Parsed } from '../settings';
+import { SecretHistory } from '../kubernetes/history';
+import {
+  KubeApiError,
+  JsonPatchOperation,
+  KubeGateway,
+  NAMESPACES,
+  NativeSecret,
+  SECRETS,
+} from '../kubernetes/types';
+import { SecretAdmission } from './admissionReview';
+
+/**
+ * snapshot-by of a state that a write outside Krypton replaced: this prefix and the API server's
+ * username. Portal identities are user entity refs (`user:<namespace>/<name>`) and Headlamp's are
+ * `headlamp:<username>`, so no identity of a Krypton host can write a snapshot-by that starts
+ * with it.
+ *
+ * @public
+ */
+export const OUTSIDE_ACTOR_PREFIX = 'kubernetes:';
+
+/** @public */
+export interface SecretRecorderOptions {
+  /** The recorder's own identity: it reads live Secrets and namespaces, and writes history. */
+  gateway: KubeGateway;
+  annotationPrefix: string;
+  historyLimit: Parsed<number>;
+  /** The clock of snapshot-at; tests pin it. */
+  now?: () => Date;
+}
+
+/**
+ * The recorder's answer to one Secret write, with why, for its log (which never holds values).
+ *
+ * @public
+ */
+export type RecorderVerdict =
+  | {
+      allowed: true;
+      patch: JsonPatchOperation[];
+      outcome:
+        | 'recorded'
+        | 'already-saved'
+        | 'metadata-only'
+        | 'counter-kept'
+        | 'not-recorded'
+        | 'dry-run';
+      /** The version the replaced state is kept as, when it was recorded or found saved. */
+      version?: number;
+    }
+  | { allowed: false; status: number; message: string; outcome: 'denied' };
+
+/**
+ * Fixed texts of the recorder's refusals: they reach the writer (kubectl prints them).
+ *
+ * @public
+ */
+export const recorderMessages = {
+  invalidCounter:
+    "The Secret's version counter is not a valid Krypton counter, so this change cannot be kept in its history. Review the counter (see the runbook for a denied write) and try again.",
+  gone: 'The Secret does not exist, so there is nothing to record.',
+  changed:
+    'The Secret changed while this write was being admitted, so its history could not be saved. Try the write again.',
+  unreadable:
+    'The recorder could not read the Secret, so its history could not be saved and the Secret was not changed. Try again.',
+} as const;
+
+/**
+ * Krypton's label on a namespace whose every Secret is recorded (value `true`).
+ *
+ * @public
+ */
+export function recordNamespaceLabel(prefix: string): string {
+  return `${prefix}/record-secrets`;
+}
+
+function sameData(
+  a: Record<string, string> | undefined,
+  b: Record<string, string> | undefined,
+): boolean {
+  const ak = Object.keys(a ?? {});
+  if (ak.length !== Object.keys(b ?? {}).length) return false;
+  return ak.every(
+    k => Object.prototype.hasOwnProperty.call(b ?? {}, k) && a![k] === b![k],
+  );
+}
+
+/** Whether two Secrets hold the same content: a write between them is a new version. */
+function sameContent(a: NativeSecret, b: NativeSecret): boolean {
+  return (
+    (a.type ?? 'Opaque') === (b.type ?? 'Opaque') && sameData(a.data, b.data)
+  );
+}
+
+/** Whether what the recorder read is exactly the stored object that the review names. */
+function sameStoredState(live: NativeSecret, stored: NativeSecret): boolean {
+  return (
+    live.metadata.uid === stored.metadata.uid &&
+    live.metadata.resourceVersion === stored.metadata.resourceVersion &&
+    sameContent(live, stored)
+  );
+}
+
+const escapePointer = (key: string) =>
+  key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The recorder's engine: it keeps the state that a write from outside Krypton (kubectl, a
+ * controller, a pipeline) replaces, as the version the engine would have saved. It archives only
+ * what it reads from the API server itself, never what a review claims; its answer moves the
+ * counter on the incoming object and adopts a Secret of a recorded namespace, and nothing else.
+ *
+ * @public
+ */
+export class SecretRecorder {
+  private readonly keys: KryptonKeys;
+  private readonly history: SecretHistory;
+
+  constructor(private readonly options: SecretRecorderOptions) {
+    this.keys = kryptonKeys(options.annotationPrefix);
+    this.history = new SecretHistory({
+      gateway: options.gateway,
+      annotationPrefix: options.annotationPrefix,
+      historyLimit: options.historyLimit,
+      now: options.now,
+    });
+  }
+
+  async decide(admission: SecretAdmission): Promise<RecorderVerdict> {
+    const stored = admission.oldObject;
+    const incoming = admission.object;
+    const admit = (
+      outcome: 'metadata-only' | 'not-recorded' | 'dry-run',
+    ): RecorderVerdict => ({ allowed: true, patch: [], outcome });
+    if (admission.operation !== 'UPDATE' || !incoming)
+      return admit('not-recorded');
+    if (
+      stored.metadata.labels?.[this.keys.kind] === 'history' ||
+      (stored.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
+    )
+      return admit('not-recorded');
+    // A write that names another revision than the stored one is refused by the API server after
+    // admission (its precondition runs last): there is no change to record. Saving the stored
+    // state here would only add a version of a state that is not being replaced.
+    const expected = incoming.metadata.resourceVersion;
+    if (expected && expected !== stored.metadata.resourceVersion)
+      return admit('not-recorded');
+    if (sameContent(stored, incoming))
+      return this.keepCounter(stored, incoming);
+    const managed =
+      stored.metadata.labels?.[this.keys.managedBy] === MANAGED_BY_VALUE;
+    if (!managed) {
+      let recorded: boolean;
+      try {
+        recorded = await this.namespaceRecorded(admission.namespace);
+      } catch {
+        return deny(503, recorderMessages.unreadable);
+      }
+      if (!recorded) return admit('not-recorded');
+    }
+    if (admission.dryRun) return admit('dry-run');
+
+    const counter = parseVersionCounter(
+      stored.metadata.annotations?.[this.keys.version],
+    );
+    if (!counter.ok) return deny(409, recorderMessages.invalidCounter);
+
+    let live: NativeSecret;
+    try {
+      live = await this.options.gateway.get(
+        SECRETS,
+        admission.namespace,
+        admission.name,
+      );
+    } catch (err) {
+      if (err instanceof KubeApiError && err.status === 404)
+        return deny(404, recorderMessages.gone);
+      return deny(503, recorderMessages.unreadable);
+    }
+    if (!sameStoredState(live, stored))
+      return deny(409, recorderMessages.changed);
+
+    let outcome;
+    try {
+      outcome = await this.history.archive(live, counter.version, {
+        by: `${OUTSIDE_ACTOR_PREFIX}${admission.username}`,
+        via: admission.fieldManager,
+      });
+    } catch (err) {
+      if (err instanceof KryptonError) return deny(err.status, err.message);
+      return deny(503, recorderMessages.unreadable);
+    }
+    return {
+      allowed: true,
+      patch: this.patchFor(incoming, counter.version + 1, !managed),
+      outcome: outcome.reused ? 'already-saved' : 'recorded',
+      version: outcome.archivedVersion,
+    };
+  }
+
+  /**
+   * A metadata-only write is not a version, but it must not move a managed Secret's counter back:
+   * `kubectl apply` of a manifest written at an older version would otherwise send the next
+   * change into a slot that holds another state, and every later write would be refused. Moving
+   * it forward stays possible, as the operator's recovery from a slot conflict needs.
+   */
+  private keepCounter(
+    stored: NativeSecret,
+    incoming: NativeSecret,
+  ): RecorderVerdict {
+    const kept: RecorderVerdict = {
+      allowed: true,
+      patch: [],
+      outcome: 'metadata-only',
+    };
+    if (stored.metadata.labels?.[this.keys.managedBy] !== MANAGED_BY_VALUE)
+      return kept;
+    const before = parseVersionCounter(
+      stored.metadata.annotations?.[this.keys.version],
+    );
+    const after = parseVersionCounter(
+      incoming.metadata.annotations?.[this.keys.version],
+    );
+    if (!before.ok || (after.ok && after.version >= before.version))
+      return kept;
+    return {
+      allowed: true,
+      patch: this.patchFor(incoming, before.version, false),
+      outcome: 'counter-kept',
+    };
+  }
+
+  /** Moves the incoming object's counter to `next`, and adopts it when it is not yet managed. */
+  private patchFor(
+    incoming: NativeSecret,
+    next: number,
+    adopt: boolean,
+  ): JsonPatchOperation[] {
+    const patch: JsonPatchOperation[] = [];
+    const { annotations, labels } = incoming.metadata;
+    if (annotations?.[this.keys.version] !== String(next)) {
+      patch.push(
+        annotations
+          ? {
+              op: 'add',
+              path: `/metadata/annotations/${escapePointer(this.keys.version)}`,
+              value: String(next),
+            }
+          : {
+              op: 'add',
+              path: '/metadata/annotations',
+              value: { [this.keys.version]: String(next) },
+            },
+      );
+    }
+    if (adopt && labels?.[this.keys.managedBy] !== MANAGED_BY_VALUE) {
+      patch.push(
+        labels
+          ? {
+              op: 'add',
+              path: `/metadata/labels/${escapePointer(this.keys.managedBy)}`,
+              value: MANAGED_BY_VALUE,
+            }
+          : {
+              op: 'add',
+              path: '/metadata/labels',
+              value: { [this.keys.managedBy]: MANAGED_BY_VALUE },
+            },
+      );
+    }
+    return patch;
+  }
+
+  private async namespaceRecorded(namespace: string): Promise<boolean> {
+    const ns = await this.options.gateway.getMetadata(
+      NAMESPACES,
+      '',
+      namespace,
+    );
+    return (
+      ns.metadata.labels?.[
+        recordNamespaceLabel(this.options.annotationPrefix)
+      ] === 'true'
+    );
+  }
+}
+
+function deny(status: number, message: string): RecorderVerdict {
+  return { allowed: false, status, message, outcome: 'denied' };
+}

@@ -1,0 +1,80 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import {
+  RestKubeGateway,
+  SecretRecorder,
+  parseHistoryLimit,
+} from '@krypton/core';
+import { readFileSync } from 'node:fs';
+import { stdoutLog } from './log';
+import { kubeSend } from './kubeSend';
+import { startRecorderServer } from './server';
+
+/** What the recorder reads from its environment. */
+export interface RecorderEnvironment {
+  KRYPTON_RECORDER_TLS_CERT?: string;
+  KRYPTON_RECORDER_TLS_KEY?: string;
+  KRYPTON_RECORDER_PORT?: string;
+  KRYPTON_RECORDER_HOST?: string;
+  KRYPTON_ANNOTATION_PREFIX?: string;
+  KRYPTON_HISTORY_LIMIT?: string;
+  KUBECONFIG?: string;
+}
+
+/** Each Kubernetes request of a review gets at most this long. */
+const KUBE_DEADLINE_MS = 2_000;
+
+function required(env: RecorderEnvironment, name: keyof RecorderEnvironment) {
+  const value = env[name];
+  if (!value) throw new Error(`${name} must be set`);
+  return value;
+}
+
+/**
+ * Starts the recorder from its environment: TLS from files (served only over TLS), its identity
+ * from KUBECONFIG or the Pod's ServiceAccount, and the same prefix and history limit as
+ * Krypton's backend, which the recorder's snapshots must match.
+ */
+export async function main(env: RecorderEnvironment = process.env) {
+  const kc = new KubeConfig();
+  if (env.KUBECONFIG) kc.loadFromFile(env.KUBECONFIG);
+  else kc.loadFromCluster();
+  const port = Number(env.KRYPTON_RECORDER_PORT ?? '8443');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error('KRYPTON_RECORDER_PORT must be a port number');
+  // An invalid limit denies every recorded write with the spec's 503, as the backend does, rather
+  // than leaving the webhook unreachable.
+  const historyLimit = parseHistoryLimit(env.KRYPTON_HISTORY_LIMIT);
+  if (!historyLimit.ok)
+    stdoutLog({ event: 'configuration', error: historyLimit.error });
+  const recorder = new SecretRecorder({
+    gateway: new RestKubeGateway(
+      kubeSend(kc, { deadlineMs: KUBE_DEADLINE_MS }),
+    ),
+    annotationPrefix: env.KRYPTON_ANNOTATION_PREFIX ?? 'krypton.io',
+    historyLimit,
+  });
+  const server = await startRecorderServer({
+    recorder,
+    tls: {
+      cert: readFileSync(required(env, 'KRYPTON_RECORDER_TLS_CERT')),
+      key: readFileSync(required(env, 'KRYPTON_RECORDER_TLS_KEY')),
+    },
+    port,
+    host: env.KRYPTON_RECORDER_HOST ?? '0.0.0.0',
+    log: stdoutLog,
+  });
+  stdoutLog({ event: 'listening', url: server.url });
+  const stop = () => {
+    server.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return server;
+}
+
+if (require.main === module) {
+  main().catch(err => {
+    stdoutLog({ event: 'failed', message: String((err as Error).message) });
+    process.exit(1);
+  });
+}
