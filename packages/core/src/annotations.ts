@@ -26,6 +26,8 @@ export interface KryptonKeys {
   snapshotVia: string;
   /** The snapshot's data keys, so that version lists need no values. */
   keys: string;
+  /** On a namespace, `true`: the recorder records every Secret of it. */
+  recordSecrets: string;
 }
 
 /** @public */
@@ -47,6 +49,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     viewers: `${prefix}/viewers`,
     managedBy: `${prefix}/managed-by`,
     kind: `${prefix}/kind`,
+    recordSecrets: `${prefix}/record-secrets`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import {
+  DEFAULT_ANNOTATION_PREFIX,
   RestKubeGateway,
   SecretRecorder,
   parseHistoryLimit,
@@ -50,7 +51,8 @@ export async function main(env: RecorderEnvironment = process.env) {
     gateway: new RestKubeGateway(
       kubeSend(kc, { deadlineMs: KUBE_DEADLINE_MS }),
     ),
-    annotationPrefix: env.KRYPTON_ANNOTATION_PREFIX ?? 'krypton.io',
+    annotationPrefix:
+      env.KRYPTON_ANNOTATION_PREFIX ?? DEFAULT_ANNOTATION_PREFIX,
     historyLimit,
   });
   const server = await startRecorderServer({

@@ -267,7 +267,16 @@ export function entitySecretLinks(
  * @public
  */
 export function hasLinkedSecrets(entity: Entity, prefix: string): boolean {
-  const links = entitySecretLinks(entity, prefix);
+  return hasAnyLink(entitySecretLinks(entity, prefix));
+}
+
+/**
+ * Whether the links hold anything: a named Secret, entries beyond the cap, or a selector
+ * annotation, usable or not.
+ *
+ * @public
+ */
+export function hasAnyLink(links: EntitySecretLinks): boolean {
   return (
     links.refs.length > 0 ||
     links.notLoaded !== undefined ||

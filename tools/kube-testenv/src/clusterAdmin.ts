@@ -42,7 +42,7 @@ export interface Subject {
 /** A namespaced object of the core API group that tests apply. */
 export interface CoreObject {
   apiVersion: 'v1';
-  kind: 'Secret' | 'ServiceAccount' | 'ConfigMap';
+  kind: 'Secret' | 'ServiceAccount';
   metadata: {
     name: string;
     namespace: string;
@@ -55,7 +55,6 @@ export interface CoreObject {
 const CORE_PLURAL: Record<CoreObject['kind'], string> = {
   Secret: 'secrets',
   ServiceAccount: 'serviceaccounts',
-  ConfigMap: 'configmaps',
 };
 
 const SECRET_VERBS = ['get', 'list', 'create', 'update', 'patch', 'delete'];
@@ -142,11 +141,11 @@ export class ClusterAdmin {
     return res.body as T;
   }
 
-  createNamespace(name: string, labels?: Record<string, string>) {
-    return this.expect(201, {
+  async createNamespace(name: string): Promise<void> {
+    await this.expect(201, {
       method: 'POST',
       path: '/api/v1/namespaces',
-      body: { metadata: { name, labels } },
+      body: { metadata: { name } },
     });
   }
 

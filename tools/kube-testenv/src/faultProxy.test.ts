@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { FaultProxy, startFaultProxy } from './faultProxy';
-import { testClusterState, useTestNamespace } from './testCluster';
+import { testClusterState } from './testCluster';
+import { useTestNamespace } from './testNamespace';
 import {
   Credentials,
   KubeHttpInit,

@@ -12,9 +12,9 @@ export {
   externalClusterState,
   testClusterState,
   kubeConfigFor,
-  useTestNamespace,
   loopbackServingCertificate,
 } from './testCluster';
+export { useTestNamespace } from './testNamespace';
 export type { IdentityKey } from './testCluster';
 export { aescbcEncryptionConfig } from './encryptionConfig';
 export { startFaultProxy } from './faultProxy';

@@ -1,5 +1,4 @@
-import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
-import { randomBytes } from 'node:crypto';
+import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlPlaneState, TestIdentity } from './controlPlane';
@@ -68,25 +67,6 @@ export function kubeConfigFor(key: IdentityKey): KubeConfig | undefined {
   const kc = new KubeConfig();
   kc.loadFromFile(id.kubeconfig);
   return kc;
-}
-
-/**
- * Creates a namespace with a random suffix for one test file, and deletes it afterwards.
- * Call it at the top level of a test file.
- */
-export function useTestNamespace(prefix = 'krypton-t'): {
-  readonly name: string;
-} {
-  const ns = { name: `${prefix}-${randomBytes(4).toString('hex')}` };
-  beforeAll(async () => {
-    const api = kubeConfigFor('admin').makeApiClient(CoreV1Api);
-    await api.createNamespace({ body: { metadata: { name: ns.name } } });
-  });
-  afterAll(async () => {
-    const api = kubeConfigFor('admin').makeApiClient(CoreV1Api);
-    await api.deleteNamespace({ name: ns.name }).catch(() => undefined);
-  });
-  return ns;
 }
 
 /**

@@ -165,15 +165,13 @@ export class SecretHistory {
   async archive(
     live: NativeSecret,
     version: number,
-    actor: string | { by: string; via?: string },
+    actor: { by: string; via?: string },
   ): Promise<ArchiveOutcome> {
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
     const namespace = live.metadata.namespace!;
-    const { by, via } = typeof actor === 'string' ? { by: actor } : actor;
     const expected = await buildSnapshot(live, version, this.keys, {
-      by,
-      via,
+      ...actor,
       at: (this.options.now?.() ?? new Date()).toISOString(),
     });
     const name = expected.metadata.name!;

@@ -299,17 +299,6 @@ export class LiveSecrets {
     });
   }
 
-  /** A live Secret's metadata, for a caller allowed to read it: no values. */
-  async summary(
-    namespace: string,
-    name: string,
-    gate: LiveGate,
-  ): Promise<SecretSummary> {
-    return this.toSummary(
-      await this.loadGated(namespace, name, ['read'], gate),
-    );
-  }
-
   /** Creates a managed Secret; `admit` may refuse the object as it would be sent. */
   async create(
     namespace: string,

@@ -1,3 +1,4 @@
+import { addMapEntry } from './jsonPatch';
 import {
   ConsumerWorkload,
   ConsumersResult,
@@ -282,19 +283,15 @@ export class RestartConsumers {
         path: '/spec/template/metadata',
         value: { annotations: { [key]: at } },
       });
-    } else if (!isObject(metadata.annotations)) {
-      operations.push({
-        op: 'add',
-        path: '/spec/template/metadata/annotations',
-        value: { [key]: at },
-      });
     } else {
-      const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
-      operations.push({
-        op: 'add',
-        path: `/spec/template/metadata/annotations/${escaped}`,
-        value: at,
-      });
+      operations.push(
+        addMapEntry(
+          '/spec/template/metadata/annotations',
+          metadata.annotations,
+          key,
+          at,
+        ),
+      );
     }
     return operations;
   }

@@ -2,6 +2,7 @@ import { KryptonKeys, MANAGED_BY_VALUE, readAccessRules } from '../annotations';
 import { AccessRules } from '../dto';
 import { SNAPSHOT_NAME_PREFIX } from '../limits';
 import { validateSecretName } from '../validation';
+import { sameData } from './secretData';
 import { KubeObject, NativeSecret } from './types';
 
 /**
@@ -302,20 +303,6 @@ export type SnapshotMismatch =
   | 'access'
   | 'lifecycle';
 
-function sameMap(
-  a: Record<string, string> | undefined,
-  b: Record<string, string> | undefined,
-): boolean {
-  const ak = Object.keys(a ?? {});
-  const bk = Object.keys(b ?? {});
-  return (
-    ak.length === bk.length &&
-    ak.every(
-      k => Object.prototype.hasOwnProperty.call(b ?? {}, k) && a![k] === b![k],
-    )
-  );
-}
-
 /**
  * Checks that a snapshot read back from the API server (a create's answer, or the object that
  * occupies the slot after a 409) holds exactly the expected state: its binding and source
@@ -352,7 +339,7 @@ export async function verifySnapshot(
   // The bytes prove the key set. The keys annotation is Krypton's own index, which the spec does
   // not define (another writer's exact snapshot may lack it), so only a present one must agree.
   if (
-    !sameMap(actual.data, expected.data) ||
+    !sameData(actual.data, expected.data) ||
     (have[keys.keys] !== undefined && have[keys.keys] !== want[keys.keys])
   )
     return 'data';

@@ -97,7 +97,7 @@ export class VersionedSecrets {
     const { actor } = this.options;
     const by = typeof actor === 'string' ? actor : await actor();
     try {
-      return await this.history.archive(live, version, by);
+      return await this.history.archive(live, version, { by });
     } catch (err) {
       if (err instanceof HistoryMovedError) {
         const now = await this.live

@@ -13,6 +13,7 @@ import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
 import { Parsed } from '../settings';
 import { exceedsDecodedBound, exceedsEstimate } from '../size';
 import { LAST_APPLIED_ANNOTATION } from './secretFacts';
+import { sameData } from './secretData';
 import { splitData } from './secretViews';
 import { NativeSecret } from './types';
 
@@ -64,18 +65,6 @@ export interface ReplacementSpec {
   /** The empty string removes the description. */
   description?: string;
   access?: Partial<AccessRules>;
-}
-
-function sameData(
-  a: Record<string, string> | undefined,
-  b: Record<string, string>,
-): boolean {
-  const ak = Object.keys(a ?? {});
-  const bk = Object.keys(b);
-  if (ak.length !== bk.length) return false;
-  return ak.every(
-    k => Object.prototype.hasOwnProperty.call(b, k) && a![k] === b[k],
-  );
 }
 
 /**

@@ -1,13 +1,14 @@
 import {
   KryptonKeys,
   MANAGED_BY_VALUE,
-  kryptonKeys,
   parseVersionCounter,
 } from '../annotations';
 import { KryptonError } from '../errors';
-import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
+import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { Parsed } from '../settings';
 import { SecretHistory } from '../kubernetes/history';
+import { addMapEntry } from '../kubernetes/jsonPatch';
+import { sameData } from '../kubernetes/secretData';
 import {
   KubeApiError,
   JsonPatchOperation,
@@ -74,26 +75,6 @@ export const recorderMessages = {
     'The recorder could not read the Secret, so its history could not be saved and the Secret was not changed. Try again.',
 } as const;
 
-/**
- * Krypton's label on a namespace whose every Secret is recorded (value `true`).
- *
- * @public
- */
-export function recordNamespaceLabel(prefix: string): string {
-  return `${prefix}/record-secrets`;
-}
-
-function sameData(
-  a: Record<string, string> | undefined,
-  b: Record<string, string> | undefined,
-): boolean {
-  const ak = Object.keys(a ?? {});
-  if (ak.length !== Object.keys(b ?? {}).length) return false;
-  return ak.every(
-    k => Object.prototype.hasOwnProperty.call(b ?? {}, k) && a![k] === b![k],
-  );
-}
-
 /** Whether two Secrets hold the same content: a write between them is a new version. */
 function sameContent(a: NativeSecret, b: NativeSecret): boolean {
   return (
@@ -110,9 +91,6 @@ function sameStoredState(live: NativeSecret, stored: NativeSecret): boolean {
   );
 }
 
-const escapePointer = (key: string) =>
-  key.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /**
  * The recorder's engine: it keeps the state that a write from outside Krypton (kubectl, a
  * controller, a pipeline) replaces, as the version the engine would have saved. It archives only
@@ -122,17 +100,19 @@ const escapePointer = (key: string) =>
  * @public
  */
 export class SecretRecorder {
-  private readonly keys: KryptonKeys;
   private readonly history: SecretHistory;
 
   constructor(private readonly options: SecretRecorderOptions) {
-    this.keys = kryptonKeys(options.annotationPrefix);
     this.history = new SecretHistory({
       gateway: options.gateway,
       annotationPrefix: options.annotationPrefix,
       historyLimit: options.historyLimit,
       now: options.now,
     });
+  }
+
+  private get keys(): KryptonKeys {
+    return this.history.keys;
   }
 
   async decide(admission: SecretAdmission): Promise<RecorderVerdict> {
@@ -156,8 +136,7 @@ export class SecretRecorder {
       return admit('not-recorded');
     if (sameContent(stored, incoming))
       return this.keepCounter(stored, incoming);
-    const managed =
-      stored.metadata.labels?.[this.keys.managedBy] === MANAGED_BY_VALUE;
+    const managed = isManagedSecret(stored.metadata.labels, this.keys);
     if (!managed) {
       let recorded: boolean;
       try {
@@ -222,8 +201,7 @@ export class SecretRecorder {
       patch: [],
       outcome: 'metadata-only',
     };
-    if (stored.metadata.labels?.[this.keys.managedBy] !== MANAGED_BY_VALUE)
-      return kept;
+    if (!isManagedSecret(stored.metadata.labels, this.keys)) return kept;
     const before = parseVersionCounter(
       stored.metadata.annotations?.[this.keys.version],
     );
@@ -249,32 +227,22 @@ export class SecretRecorder {
     const { annotations, labels } = incoming.metadata;
     if (annotations?.[this.keys.version] !== String(next)) {
       patch.push(
-        annotations
-          ? {
-              op: 'add',
-              path: `/metadata/annotations/${escapePointer(this.keys.version)}`,
-              value: String(next),
-            }
-          : {
-              op: 'add',
-              path: '/metadata/annotations',
-              value: { [this.keys.version]: String(next) },
-            },
+        addMapEntry(
+          '/metadata/annotations',
+          annotations,
+          this.keys.version,
+          String(next),
+        ),
       );
     }
-    if (adopt && labels?.[this.keys.managedBy] !== MANAGED_BY_VALUE) {
+    if (adopt && !isManagedSecret(labels, this.keys)) {
       patch.push(
-        labels
-          ? {
-              op: 'add',
-              path: `/metadata/labels/${escapePointer(this.keys.managedBy)}`,
-              value: MANAGED_BY_VALUE,
-            }
-          : {
-              op: 'add',
-              path: '/metadata/labels',
-              value: { [this.keys.managedBy]: MANAGED_BY_VALUE },
-            },
+        addMapEntry(
+          '/metadata/labels',
+          labels,
+          this.keys.managedBy,
+          MANAGED_BY_VALUE,
+        ),
       );
     }
     return patch;
@@ -286,11 +254,7 @@ export class SecretRecorder {
       '',
       namespace,
     );
-    return (
-      ns.metadata.labels?.[
-        recordNamespaceLabel(this.options.annotationPrefix)
-      ] === 'true'
-    );
+    return ns.metadata.labels?.[this.keys.recordSecrets] === 'true';
   }
 }
 

@@ -44,7 +44,7 @@ export interface NewRun {
 }
 
 /** What the owner of a run learns at each tick. */
-export interface RunAnswer {
+interface RunAnswer {
   running: boolean;
   cancelRequested: boolean;
   cancelledBy?: string;

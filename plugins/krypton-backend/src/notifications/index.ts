@@ -1,5 +1,4 @@
 export { combineNotifiers, createSecretNotifier } from './notifier';
 export type { SecretNotifier, SecretNotifierOptions } from './notifier';
 export type { SecretChange, SecretChangeEvent } from './payload';
-export { admittedOwners, admittedRefs } from './audience';
-export type { SecretAudience } from './audience';
+export { admittedRefs } from './audience';

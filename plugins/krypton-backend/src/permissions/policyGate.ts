@@ -43,7 +43,8 @@ export interface PolicyGate {
   ): Promise<void>;
 }
 
-const refused = () =>
+/** The policy's refusal of a Secret: a 403 with one fixed message, whichever permission it was. */
+export const refusedByPolicy = () =>
   new KryptonError('forbidden', messages.forbiddenPermission);
 
 export function createPolicyGate(
@@ -66,7 +67,8 @@ export function createPolicyGate(
       ),
     );
   const judge: PolicyGate['judge'] = decisions => {
-    if (decisions.some(d => d.result === AuthorizeResult.DENY)) throw refused();
+    if (decisions.some(d => d.result === AuthorizeResult.DENY))
+      throw refusedByPolicy();
     const conditional = decisions.filter(
       d => d.result === AuthorizeResult.CONDITIONAL,
     );
@@ -88,7 +90,7 @@ export function createPolicyGate(
         ),
       );
       if (decisions.some(d => d.result !== AuthorizeResult.ALLOW))
-        throw refused();
+        throw refusedByPolicy();
     },
   };
 }

@@ -30,7 +30,7 @@ export function admitSecretName(name: string): string {
   return name;
 }
 
-export interface ContextDeps {
+interface ContextDeps {
   config: KryptonBackendConfig;
   clusters: Cluster[];
   userInfo: UserInfoService;
@@ -115,6 +115,7 @@ export function createContextResolver(deps: ContextDeps) {
         },
         uid: secret.metadata.uid ?? '',
         actor,
+        audience: { rules: live.accessRules(secret), admins: config.admins },
       }),
     };
   }

@@ -74,10 +74,6 @@ export class HistoryService {
         version: written.result.version,
         resourceVersion: written.result.resourceVersion,
         ...ctx.changeOf(out.secret),
-        audience: {
-          rules: ctx.live.accessRules(out.secret),
-          admins: this.deps.config.admins,
-        },
       });
       return written;
     });

@@ -106,8 +106,11 @@ export interface SecretRequestContext extends ClusterRequestContext {
   admitPlacement(type?: string): void;
   /** Which Secret an audit event is about; never anything from its data. */
   auditMeta(name: string): Record<string, string>;
-  /** Which Secret a notification or signal is about and who changed it, from the object the write saw. */
+  /**
+   * Which Secret a notification or signal is about, who changed it and whom it admits by name,
+   * from the object the write saw.
+   */
   changeOf(
     secret: NativeSecret,
-  ): Pick<SecretChange, 'secret' | 'uid' | 'actor'>;
+  ): Pick<SecretChange, 'secret' | 'uid' | 'actor' | 'audience'>;
 }

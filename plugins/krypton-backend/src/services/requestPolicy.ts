@@ -12,7 +12,6 @@ import {
   SECRET_ACTIONS,
   SecretAction,
   SecretPolicyAnswers,
-  messages,
 } from '@krypton/core';
 import { PolicyGate, ResourceDecision } from '../permissions/policyGate';
 import { KryptonSecretResource } from '../permissions/resource';
@@ -90,7 +89,3 @@ export class RequestPolicy {
     ) as SecretPolicyAnswers;
   }
 }
-
-/** The policy's refusal of a Secret. */
-export const refusedByPolicy = () =>
-  new KryptonError('forbidden', messages.forbiddenPermission);

@@ -62,10 +62,6 @@ export class RestartService {
           requested: out.requested.length,
           failed: out.failures.length,
           ...ctx.changeOf(live),
-          audience: {
-            rules: ctx.live.accessRules(live),
-            admins: this.deps.config.admins,
-          },
         });
         return {
           result: out,

@@ -11,13 +11,9 @@ import {
   evaluateAccess,
   valuesShown,
 } from '@krypton/core';
-import { ResourceDecision } from '../permissions/policyGate';
+import { ResourceDecision, refusedByPolicy } from '../permissions/policyGate';
 import { KryptonSecretResource } from '../permissions/resource';
-import {
-  RequestPolicy,
-  permissionsFor,
-  refusedByPolicy,
-} from './requestPolicy';
+import { RequestPolicy, permissionsFor } from './requestPolicy';
 
 /**
  * The gates of one request on a live Secret: the permission policy (with its conditions judged

@@ -33,7 +33,7 @@ export interface ListOptions {
   adoptable?: boolean;
 }
 
-export interface GetOptions {
+interface GetOptions {
   /**
    * Only these keys' values, as parseSecretKeyList reads them from `?keys=`; the keys that the
    * Secret does not hold are left out. Every value when absent.
@@ -41,7 +41,7 @@ export interface GetOptions {
   keys?: readonly string[];
 }
 
-export interface SummaryOptions {
+interface SummaryOptions {
   /** Adds each value's size for a caller who may reveal the values (the summary route's answer). */
   keySizes?: boolean;
 }
@@ -212,10 +212,6 @@ export class SecretsService {
           version: written.result.version,
           resourceVersion: written.result.resourceVersion,
           ...ctx.changeOf(out.secret),
-          audience: {
-            rules: ctx.live.accessRules(out.secret),
-            admins: this.deps.config.admins,
-          },
         });
         return written;
       },
@@ -296,10 +292,6 @@ export class SecretsService {
           event: 'delete',
           ...report.result,
           ...ctx.changeOf(deleted),
-          audience: {
-            rules: ctx.live.accessRules(deleted),
-            admins: this.deps.config.admins,
-          },
         });
       }
       return {

@@ -41,7 +41,7 @@ function readSince(raw: string | undefined): string | undefined {
 }
 
 /** At most this many runs answer GET .../storage-rewrite/runs, newest first. */
-export const STORAGE_REWRITE_RUNS_LISTED = 50;
+const STORAGE_REWRITE_RUNS_LISTED = 50;
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -230,10 +230,19 @@ export class StorageService {
     );
   }
 
-  private async visibleById(ctx: ClusterRequestContext, rawId: string) {
+  /**
+   * A run by id as the caller may see it, or 404. A caller that reads runs more than once passes
+   * one visibility, so that each namespace is asked about once.
+   */
+  private async visibleById(
+    ctx: ClusterRequestContext,
+    rawId: string,
+    mayList?: (namespace: string) => Promise<boolean>,
+  ) {
     const id = readRunId(rawId);
     const run = await this.deps.storageRewriteRuns.get(ctx.cluster.name, id);
-    const shown = run && (await visibleRun(run, this.visibility(ctx)));
+    const shown =
+      run && (await visibleRun(run, mayList ?? this.visibility(ctx)));
     if (!shown)
       throw new KryptonError(
         'not_found',
@@ -270,7 +279,9 @@ export class StorageService {
       { runId: id },
       async () => {
         const ctx = await this.operator(input);
-        const run = await this.visibleById(ctx, id);
+        // One visibility for both reads of the run: a namespace is asked about once per cancel.
+        const mayList = this.visibility(ctx);
+        const run = await this.visibleById(ctx, id, mayList);
         if (
           run.scope === '*' &&
           run.requestedBy !== ctx.actor &&
@@ -291,7 +302,8 @@ export class StorageService {
             'conflict',
             STORAGE_REWRITE_RUN_MESSAGES.ended,
           );
-        const shown = await this.visibleById(ctx, id);
+        // Read again for cancelledBy, which the cancel has just written.
+        const shown = await this.visibleById(ctx, id, mayList);
         return {
           result: shown,
           meta: {

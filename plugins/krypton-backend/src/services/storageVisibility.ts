@@ -39,7 +39,7 @@ export function rewriteScope(
 }
 
 /** A rewrite scope's admission of a namespace: resolves, or refuses with 403. */
-export type RewriteScope = ReturnType<typeof rewriteScope>;
+type RewriteScope = ReturnType<typeof rewriteScope>;
 
 /**
  * Whether the caller may list a namespace's Secrets, asked once per namespace and call; the

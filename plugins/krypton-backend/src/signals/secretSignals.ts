@@ -38,7 +38,7 @@ export function signalOf(
 }
 
 /** The signals backend's recipients, as Krypton addresses them. */
-export type SignalRecipients =
+type SignalRecipients =
   | { type: 'broadcast' }
   | { type: 'user'; entityRef: string[] };
 
@@ -58,7 +58,7 @@ export type SignalRecipients =
  * its cluster, namespace, name, event, and new resourceVersion and version, never a value, a key
  * name or who changed it.
  */
-export function signalRecipients(change: SecretChange): SignalRecipients {
+function signalRecipients(change: SecretChange): SignalRecipients {
   if (!hasAccessRules(change.audience.rules)) return { type: 'broadcast' };
   // The refs are lowercase, as Krypton compares them; the signals backend compares exactly, so
   // a user whose token spells their own ref with capitals is reached only through a group.

@@ -9,7 +9,6 @@ import {
 } from '@backstage/test-utils';
 import {
   KryptonConfigDto,
-  SECRET_ACTIONS,
   SecretAction,
   SecretDto,
   SecretListItem,
@@ -18,6 +17,7 @@ import {
 import { ReactNode } from 'react';
 import { kryptonApiRef } from '../api/KryptonApi';
 import { KryptonClient } from '../api/KryptonClient';
+import { permitAll } from '../components/access/decide';
 
 /** Where the msw handlers answer: the real client, over fetch, against this base URL. */
 export const baseUrl = 'http://backstage.test/api/krypton';
@@ -34,9 +34,9 @@ export const client = new KryptonClient({
 export function policy(
   ...denied: SecretAction[]
 ): Record<SecretAction, boolean> {
-  return Object.fromEntries(
-    SECRET_ACTIONS.map(action => [action, !denied.includes(action)]),
-  ) as Record<SecretAction, boolean>;
+  const answers = permitAll(true);
+  for (const action of denied) answers[action] = false;
+  return answers;
 }
 
 export function summary(overrides: Partial<SecretSummary> = {}): SecretSummary {

@@ -13,6 +13,7 @@ import useAsync from 'react-use/esm/useAsync';
 import {
   KUBERNETES_NAMESPACE_ANNOTATION,
   entitySecretLinks,
+  hasAnyLink,
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
@@ -104,12 +105,7 @@ export const EntityKryptonContent = () => {
           ],
     [loaded, links.notLoaded, names.secrets, t],
   );
-  if (
-    links.refs.length === 0 &&
-    links.notLoaded === undefined &&
-    !links.selector &&
-    links.selectorProblem === undefined
-  ) {
+  if (!hasAnyLink(links)) {
     return (
       <EmptyState
         missing="field"

@@ -2,7 +2,6 @@ import { Link } from '@backstage/core-components';
 import {
   KryptonConfigDto,
   Principal,
-  SecretAction,
   SecretListItem,
   SecretSummary,
 } from '@krypton/core';
@@ -10,7 +9,7 @@ import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
 import { useKryptonT } from '../translation';
-import { SECRET_ACTIONS, decideActions, limitByType } from './access/decide';
+import { decideActions, limitByType, permitAll } from './access/decide';
 import { restoreBlock } from './history/restoreBlock';
 
 export interface RollBackActionProps {
@@ -38,9 +37,7 @@ export function RollBackAction(props: RollBackActionProps) {
   // summary carries the policy's answer; a list's item does not, and links to the History tab,
   // which has it.
   const restoreAllowed = summary.policy?.restore ?? true;
-  const permitted = Object.fromEntries(
-    SECRET_ACTIONS.map(a => [a, a === 'restore' ? restoreAllowed : true]),
-  ) as Record<SecretAction, boolean>;
+  const permitted = { ...permitAll(true), restore: restoreAllowed };
   const decisions = principal
     ? limitByType(
         decideActions(

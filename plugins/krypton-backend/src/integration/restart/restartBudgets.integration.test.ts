@@ -38,12 +38,6 @@ const INCOMPLETE =
 const NOTE =
   'Only acknowledged pod-template patches are reported as requested. Rollout completion, readiness, and credential uptake are not verified.';
 const RESTARTED_AT = 'krypton.io/restarted-at';
-const PLURAL: Record<WorkloadKind, string> = {
-  Deployment: 'deployments',
-  StatefulSet: 'statefulsets',
-  DaemonSet: 'daemonsets',
-};
-
 type Ref = { kind: string; name: string };
 const byName = (a: Ref, b: Ref) =>
   `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`);
@@ -704,7 +698,7 @@ describe('restart-consumers collection budgets and patch concurrency', () => {
     const CONSUMERS = KINDS.flatMap(kind =>
       [1, 2, 3, 4].map(i => ({
         kind,
-        name: `${PLURAL[kind].slice(0, -1)}-${i}`,
+        name: `${kind.toLowerCase()}-${i}`,
       })),
     );
 

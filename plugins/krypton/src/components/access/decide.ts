@@ -19,13 +19,12 @@ export { SECRET_ACTIONS };
 export const actionLabel = (t: KryptonT, action: SecretAction): string =>
   t(`access.actions.${action}`);
 
-/** The permission each action needs, by name, for the reasons shown to the user. */
-export const PERMISSION_NAMES = Object.fromEntries(
-  SECRET_ACTIONS.map(action => [
-    action,
-    SECRET_ACTION_PERMISSIONS[action].name,
-  ]),
-) as Record<SecretAction, string>;
+/** The same answer for every action, as a permission policy's answers. */
+export function permitAll(allowed: boolean): Record<SecretAction, boolean> {
+  return Object.fromEntries(
+    SECRET_ACTIONS.map(action => [action, allowed]),
+  ) as Record<SecretAction, boolean>;
+}
 
 export type SecretRole =
   | 'admin'
@@ -137,7 +136,7 @@ export function decideActions(
       return {
         allowed: false,
         reason: t('access.reasons.notPermitted', {
-          permission: PERMISSION_NAMES[unpermitted],
+          permission: SECRET_ACTION_PERMISSIONS[unpermitted].name,
         }),
       };
     }

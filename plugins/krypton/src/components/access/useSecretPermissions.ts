@@ -1,18 +1,13 @@
 import { useMemo } from 'react';
-import {
-  SECRET_ACTIONS,
-  SecretAction,
-  SecretPolicyAnswers,
-} from '@krypton/core';
+import { SecretAction, SecretPolicyAnswers } from '@krypton/core';
+import { permitAll } from './decide';
 
 export interface SecretPermissions {
   loading: boolean;
   permitted: Record<SecretAction, boolean>;
 }
 
-const DENIED = Object.fromEntries(
-  SECRET_ACTIONS.map(action => [action, false]),
-) as Record<SecretAction, boolean>;
+const DENIED = permitAll(false);
 
 /**
  * The permission policy's answers for one Secret, as the summary route gave them: the backend

@@ -67,19 +67,20 @@ export interface SecretFormModel extends PinnedDraft {
 const NO_KEYS: readonly string[] = [];
 
 function blockedBy(
-  model: Pick<
-    SecretFormModel,
-    'errors' | 'draft' | 'writesData' | 'size' | 'updateRequest'
-  >,
+  model: Pick<SecretFormModel, 'errors' | 'writesData' | 'size'> & {
+    /** The bulk-paste box holds text that was not applied. */
+    pasting: boolean;
+    /** An update request that changes nothing; false for a create. */
+    unchangedUpdate: boolean;
+  },
   t: KryptonT,
 ): string | undefined {
-  const { errors, draft, writesData, size, updateRequest } = model;
+  const { errors, pasting, writesData, size, unchangedUpdate } = model;
   if (hasErrors(errors)) return t('edit.form.blocked.fixFields');
-  if (draft.bulkText.trim() !== '') return t('edit.form.blocked.applyPaste');
+  if (pasting) return t('edit.form.blocked.applyPaste');
   if (writesData && size > MAX_SECRET_BYTES)
     return t('edit.form.blocked.tooLarge');
-  if (updateRequest && !updateChangesSomething(updateRequest))
-    return t('edit.form.blocked.noChanges');
+  if (unchangedUpdate) return t('edit.form.blocked.noChanges');
   return undefined;
 }
 
@@ -150,10 +151,10 @@ export function useSecretFormModel(
     [draft, baseline, canEditAccess],
   );
   const writesData = updateRequest ? updateRequest.data !== undefined : true;
-  const dirty = isEdit
-    ? draft.bulkText.trim() !== '' ||
-      (updateRequest !== undefined && updateChangesSomething(updateRequest))
-    : createDraftHasInput(draft);
+  const pasting = draft.bulkText.trim() !== '';
+  const changes =
+    updateRequest !== undefined && updateChangesSomething(updateRequest);
+  const dirty = isEdit ? pasting || changes : createDraftHasInput(draft);
   useEffect(() => {
     onDirtyChange?.(dirty);
   }, [dirty, onDirtyChange]);
@@ -185,6 +186,15 @@ export function useSecretFormModel(
     // the description and the rules; a creator decides it for their new Secret.
     immutableOwnerOnly: isEdit && !canEditAccess,
     descriptionOwnersOnly: props.mode === 'edit' && !canEditAccess,
-    blocked: blockedBy({ errors, draft, writesData, size, updateRequest }, t),
+    blocked: blockedBy(
+      {
+        errors,
+        pasting,
+        writesData,
+        size,
+        unchangedUpdate: updateRequest !== undefined && !changes,
+      },
+      t,
+    ),
   };
 }

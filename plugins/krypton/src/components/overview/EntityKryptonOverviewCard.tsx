@@ -12,6 +12,7 @@ import { useApi } from '@backstage/core-plugin-api';
 import { EntityRefLink, useEntity } from '@backstage/plugin-catalog-react';
 import {
   entitySecretLinks,
+  hasAnyLink,
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { tryNormalizeEntityRef } from '@krypton/core';
@@ -193,11 +194,7 @@ export const EntityKryptonOverviewCard = () => {
   );
   const state = useAsync(() => loadOverview(api, links), [api, links]);
 
-  const nothingLinked =
-    links.refs.length === 0 &&
-    links.notLoaded === undefined &&
-    !links.selector &&
-    links.selectorProblem === undefined;
+  const nothingLinked = !hasAnyLink(links);
   const selector = state.value?.selector;
   const showCluster =
     links.refs.some(ref => ref.cluster !== undefined) ||

@@ -1,11 +1,6 @@
 import { Progress, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import {
-  IdentityMode,
-  SecretAction,
-  SecretListItem,
-  SecretSummary,
-} from '@krypton/core';
+import { IdentityMode, SecretListItem, SecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -20,11 +15,7 @@ import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
-import {
-  ActionDecision,
-  SECRET_ACTIONS,
-  decideActions,
-} from '../access/decide';
+import { ActionDecision, decideActions, permitAll } from '../access/decide';
 import { usePrincipal } from '../access/usePrincipal';
 import { AccessFields } from '../edit/AccessFields';
 import {
@@ -57,9 +48,7 @@ function useAdoptDecision(
     if (!secret || !principal) return undefined;
     // The adoptable list carries the policy's answers, judged on each Secret by the backend.
     const allowed = secret.policy?.update ?? false;
-    const permitted = Object.fromEntries(
-      SECRET_ACTIONS.map(a => [a, allowed]),
-    ) as Record<SecretAction, boolean>;
+    const permitted = permitAll(allowed);
     const decisions = decideActions(
       {
         rules: secret.access,
