@@ -21,6 +21,10 @@ export interface PortalStackInfo {
   backendUrl: string;
   adminKubeconfig: string;
   kubectl: string;
+  /** The control plane's address, CA and state directory, for a file that runs the recorder. */
+  controlPlane: { server: string; caFile: string; dir: string };
+  /** The API server's name for the admin of adminKubeconfig. */
+  adminUser: string;
   /** Screenshots and the portal's log go here (ignored by git). */
   artifactsDir: string;
   /**
@@ -224,6 +228,12 @@ export async function startPortalStack(): Promise<PortalStack> {
         backendUrl,
         adminKubeconfig,
         kubectl,
+        controlPlane: {
+          server: state.server,
+          caFile: state.caFile,
+          dir: state.dir,
+        },
+        adminUser: state.identities.admin.user,
         artifactsDir,
         signInStateFile,
       },

@@ -24,10 +24,17 @@ export interface KryptonKeys {
   snapshotBy: string;
   /** The field manager of a write from outside Krypton that replaced the state (kubectl-edit). */
   snapshotVia: string;
+  /** On a snapshot, `true`: the Secret was deleted in this state (kept by the recorder). */
+  finalState: string;
   /** The snapshot's data keys, so that version lists need no values. */
   keys: string;
   /** On a namespace, `true`: the recorder records every Secret of it. */
   recordSecrets: string;
+  /**
+   * On a live Secret, the time Krypton's delete cleaned its history, set just before its
+   * conditional live DELETE: the recorder then keeps no final state (see deleteMarker.ts).
+   */
+  historyCleanedAt: string;
 }
 
 /** @public */
@@ -41,6 +48,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     snapshotAt: `${prefix}/snapshot-at`,
     snapshotBy: `${prefix}/snapshot-by`,
     snapshotVia: `${prefix}/snapshot-via`,
+    finalState: `${prefix}/final-state`,
     keys: `${prefix}/keys`,
     version: `${prefix}/version`,
     description: `${prefix}/description`,
@@ -50,6 +58,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     managedBy: `${prefix}/managed-by`,
     kind: `${prefix}/kind`,
     recordSecrets: `${prefix}/record-secrets`,
+    historyCleanedAt: `${prefix}/history-cleaned-at`,
   };
 }
 

@@ -273,6 +273,11 @@ export interface VersionSummary {
    * write's field manager, such as `kubectl-edit` or `helm`, when it named one.
    */
   snapshotVia?: string;
+  /**
+   * True for the state the Secret held when it was deleted, kept by Krypton's recorder: the
+   * deleter is snapshotBy.
+   */
+  finalState?: boolean;
   /** The live Secret's type when the snapshot was taken. */
   sourceType: string;
   /** The live resourceVersion the snapshot was taken from. */

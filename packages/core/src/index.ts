@@ -47,6 +47,7 @@ export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './recorder/admissionReview';
 export * from './recorder/secretRecorder';
+export * from './recorder/outsideChange';
 export * from './kubernetes/versionedSecrets';
 export * from './kubernetes/secretReferences';
 export * from './kubernetes/restartConsumers';

@@ -8,6 +8,7 @@ import {
   KubeRestSend,
 } from '@krypton/core';
 import https from 'node:https';
+import { addKubeTime } from './kubeClock';
 
 /**
  * The recorder's transport: one identity's credentials from a kubeconfig (in a cluster, the
@@ -30,10 +31,16 @@ export function kubeSend(
     }
     const tls: https.RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
+    // Sent with its length: Node neither frames a DELETE's body as chunks nor sizes it, and the
+    // API server would read the DeleteOptions (the preconditions) as the connection's next
+    // request instead.
     const payload =
-      request.body === undefined ? undefined : JSON.stringify(request.body);
+      request.body === undefined
+        ? undefined
+        : Buffer.from(JSON.stringify(request.body), 'utf8');
     const maxBytes = request.maxResponseBytes ?? KUBE_MAX_RESPONSE_BYTES;
-    return new Promise<KubeRestResponse>((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const answer = new Promise<KubeRestResponse>((resolve, reject) => {
       const req = https.request(url, {
         ...tls,
         agent,
@@ -44,7 +51,10 @@ export function kubeSend(
           'User-Agent': 'krypton-recorder',
           ...(payload === undefined
             ? {}
-            : { 'Content-Type': request.contentType ?? 'application/json' }),
+            : {
+                'Content-Type': request.contentType ?? 'application/json',
+                'Content-Length': String(payload.length),
+              }),
         },
       });
       let settled = false;
@@ -82,5 +92,8 @@ export function kubeSend(
       });
       req.end(payload);
     });
+    return answer.finally(() =>
+      addKubeTime(Number(process.hrtime.bigint() - started) / 1e6),
+    );
   };
 }

@@ -5,7 +5,7 @@ import {
   SecretRecorder,
   parseHistoryLimit,
 } from '@krypton/core';
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { stdoutLog } from './log';
 import { kubeSend } from './kubeSend';
 import { startRecorderServer } from './server';
@@ -23,6 +23,9 @@ export interface RecorderEnvironment {
 
 /** Each Kubernetes request of a review gets at most this long. */
 const KUBE_DEADLINE_MS = 2_000;
+
+/** How often the certificate files are checked for a renewal. */
+const CERT_POLL_MS = 30_000;
 
 function required(env: RecorderEnvironment, name: keyof RecorderEnvironment) {
   const value = env[name];
@@ -55,18 +58,38 @@ export async function main(env: RecorderEnvironment = process.env) {
       env.KRYPTON_ANNOTATION_PREFIX ?? DEFAULT_ANNOTATION_PREFIX,
     historyLimit,
   });
+  const certFile = required(env, 'KRYPTON_RECORDER_TLS_CERT');
+  const keyFile = required(env, 'KRYPTON_RECORDER_TLS_KEY');
+  const readTls = () => ({
+    cert: readFileSync(certFile),
+    key: readFileSync(keyFile),
+  });
   const server = await startRecorderServer({
     recorder,
-    tls: {
-      cert: readFileSync(required(env, 'KRYPTON_RECORDER_TLS_CERT')),
-      key: readFileSync(required(env, 'KRYPTON_RECORDER_TLS_KEY')),
-    },
+    tls: readTls(),
     port,
     host: env.KRYPTON_RECORDER_HOST ?? '0.0.0.0',
     log: stdoutLog,
   });
+  // A mounted certificate Secret is renewed in place (cert-manager, or an operator's rotation),
+  // and the kubelet swaps the files under the mount: serve the new pair without a restart.
+  const reload = () => {
+    try {
+      server.setCertificate(readTls());
+      stdoutLog({ event: 'certificate-reloaded' });
+    } catch (err) {
+      // Half-written files, or a pair that does not match: keep serving the previous one.
+      stdoutLog({
+        event: 'certificate-reload-failed',
+        message: String((err as Error).message),
+      });
+    }
+  };
+  for (const file of [certFile, keyFile])
+    watchFile(file, { interval: CERT_POLL_MS }, reload).unref();
   stdoutLog({ event: 'listening', url: server.url });
   const stop = () => {
+    for (const file of [certFile, keyFile]) unwatchFile(file);
     server.close().then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);

@@ -1,29 +1,15 @@
-import {
-  ClusterAdmin,
-  binDir,
-  kubeConfigFor,
-  loopbackServingCertificate,
-  testClusterState,
-  useTestNamespace,
-} from '@krypton/kube-testenv';
-import {
-  RestKubeGateway,
-  SecretRecorder,
-  createEngines,
-  hash32,
-  parseHistoryLimit,
-  snapshotName,
-} from '@krypton/core';
-import { execFile } from 'node:child_process';
+import { testClusterState } from '@krypton/kube-testenv';
+import { hash32, snapshotName } from '@krypton/core';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { join } from 'node:path';
-import { kubeSend } from './kubeSend';
-import { RECORD_PATH, RecorderServer, startRecorderServer } from './server';
-
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const text = (value: string | undefined) =>
-  Buffer.from(value ?? '', 'base64').toString('utf8');
+import { RECORD_PATH } from './server';
+import {
+  allowAll,
+  b64,
+  kryptonEngines,
+  text,
+  useRecorderHarness,
+} from './__testUtils__/recorderHarness';
 
 // The recorder serves on loopback with the control plane's own serving certificate (its SANs
 // include 127.0.0.1), so the API server verifies it with the CA it already has. Only the control
@@ -35,242 +21,18 @@ const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
 jest.setTimeout(30_000);
 
 describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
-  const ns = useTestNamespace('krypton-rec');
-  const admin = new ClusterAdmin();
-  let server: RecorderServer;
-  let webhook: string;
-  const log: Array<Record<string, unknown>> = [];
-
-  const managed = (
-    name: string,
-    data: Record<string, string>,
-    annotations: Record<string, string> = { 'krypton.io/version': '1' },
-  ) => ({
-    metadata: {
-      name,
-      labels: { 'krypton.io/managed-by': 'krypton' },
-      annotations,
-    },
-    type: 'Opaque',
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
-  });
-
-  const kubectl = (args: string[], input?: string) =>
-    new Promise<string>((resolve, reject) => {
-      const child = execFile(
-        join(binDir(), 'kubectl'),
-        [
-          '--kubeconfig',
-          testClusterState().identities.admin.kubeconfig,
-          '-n',
-          ns.name,
-          ...args,
-        ],
-        (err, stdout, stderr) =>
-          err ? reject(new Error(stderr || err.message)) : resolve(stdout),
-      );
-      if (input !== undefined) child.stdin!.end(input);
-    });
-
-  /** Registers the recorder for this namespace only: other test files share the API server. */
-  async function register(options: {
-    url: string;
-    failurePolicy?: 'Fail' | 'Ignore';
-    /** What a data change of a probe Secret shows once the configuration is in effect. */
-    probe?: Probe;
-  }) {
-    const state = testClusterState();
-    await admin.request({
-      method: 'DELETE',
-      path: `/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/${webhook}`,
-    });
-    await admin.expect(201, {
-      method: 'POST',
-      path: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
-      body: {
-        metadata: { name: webhook },
-        webhooks: [
-          {
-            name: 'record.krypton.io',
-            clientConfig: {
-              url: `${options.url}${RECORD_PATH}`,
-              caBundle: readFileSync(state.caFile).toString('base64'),
-            },
-            rules: [
-              {
-                apiGroups: [''],
-                apiVersions: ['v1'],
-                operations: ['UPDATE'],
-                resources: ['secrets'],
-                scope: 'Namespaced',
-              },
-            ],
-            namespaceSelector: {
-              matchLabels: { 'kubernetes.io/metadata.name': ns.name },
-            },
-            objectSelector: {
-              matchLabels: { 'krypton.io/managed-by': 'krypton' },
-              matchExpressions: [
-                {
-                  key: 'krypton.io/kind',
-                  operator: 'NotIn',
-                  values: ['history'],
-                },
-              ],
-            },
-            failurePolicy: options.failurePolicy ?? 'Fail',
-            sideEffects: 'NoneOnDryRun',
-            timeoutSeconds: 5,
-            admissionReviewVersions: ['v1'],
-            reinvocationPolicy: 'Never',
-          },
-          {
-            // Every Secret of a namespace labelled for recording that Krypton does not manage yet.
-            name: 'record-namespace.krypton.io',
-            clientConfig: {
-              url: `${options.url}${RECORD_PATH}`,
-              caBundle: readFileSync(state.caFile).toString('base64'),
-            },
-            rules: [
-              {
-                apiGroups: [''],
-                apiVersions: ['v1'],
-                operations: ['UPDATE'],
-                resources: ['secrets'],
-                scope: 'Namespaced',
-              },
-            ],
-            namespaceSelector: {
-              matchLabels: {
-                'kubernetes.io/metadata.name': ns.name,
-                'krypton.io/record-secrets': 'true',
-              },
-            },
-            objectSelector: {
-              matchExpressions: [
-                { key: 'krypton.io/managed-by', operator: 'DoesNotExist' },
-              ],
-            },
-            failurePolicy: options.failurePolicy ?? 'Fail',
-            sideEffects: 'NoneOnDryRun',
-            timeoutSeconds: 5,
-            admissionReviewVersions: ['v1'],
-            reinvocationPolicy: 'Never',
-          },
-        ],
-      },
-    });
-    await untilInEffect(options.probe ?? 'recorded');
-  }
-
-  type Probe = 'recorded' | 'refused' | 'unrecorded';
-
-  /**
-   * The API server applies a new webhook configuration a moment after it is written: change a
-   * probe Secret until the change shows the configuration's effect.
-   */
-  async function untilInEffect(expected: Probe) {
-    const probe = `probe-${Math.random().toString(36).slice(2, 8)}`;
-    await admin.createSecret(ns.name, managed(probe, { v: '0' }));
-    try {
-      // Each kind of answer is possible under only one of the configurations involved, so the
-      // first answer of the expected kind shows that the new one is in effect.
-      let counter = '1';
-      for (let i = 0; i < 100; i++) {
-        const res = await admin.request({
-          method: 'PATCH',
-          path: `/api/v1/namespaces/${ns.name}/secrets/${probe}`,
-          body: { data: { v: b64(String(i + 1)) } },
-          contentType: 'application/merge-patch+json',
-        });
-        const after = (
-          res.body as { metadata?: { annotations?: Record<string, string> } }
-        ).metadata?.annotations?.['krypton.io/version'];
-        let seen: Probe = 'refused';
-        if (res.status === 200)
-          seen = after === counter ? 'unrecorded' : 'recorded';
-        if (res.status === 200 && after) counter = after;
-        if (seen === expected) return;
-        await new Promise(r => setTimeout(r, 50));
-      }
-      throw new Error(
-        `the webhook configuration did not take effect (${expected})`,
-      );
-    } finally {
-      await admin.request({
-        method: 'DELETE',
-        path: `/api/v1/namespaces/${ns.name}/secrets/${probe}`,
-      });
-    }
-  }
-
-  /** The snapshots of one live Secret, by version, with their values as text. */
-  async function history(name: string) {
-    const live = await admin.secret(ns.name, name);
-    const all = await admin.snapshots(ns.name);
-    return all
-      .filter(
-        s =>
-          s.metadata.annotations?.['krypton.io/source-uid'] ===
-          live.metadata.uid,
-      )
-      .map(s => ({
-        version: Number(s.metadata.annotations?.['krypton.io/version']),
-        by: s.metadata.annotations?.['krypton.io/snapshot-by'],
-        via: s.metadata.annotations?.['krypton.io/snapshot-via'],
-        sourceResourceVersion:
-          s.metadata.annotations?.['krypton.io/source-resource-version'],
-        data: Object.fromEntries(
-          Object.entries(s.data ?? {}).map(([k, v]) => [k, text(v)]),
-        ),
-      }))
-      .sort((a, b) => a.version - b.version);
-  }
-
-  beforeAll(async () => {
-    webhook = `krypton-recorder-${ns.name}`;
-    const recorder = new SecretRecorder({
-      gateway: new RestKubeGateway(kubeSend(kubeConfigFor('krypton'))),
-      annotationPrefix: 'krypton.io',
-      historyLimit: parseHistoryLimit('3'),
-    });
-    server = await startRecorderServer({
-      recorder,
-      tls: loopbackServingCertificate(),
-      log: line => log.push(line),
-    });
-    await register({ url: server.url });
-  });
-
-  afterAll(async () => {
-    await admin.request({
-      method: 'DELETE',
-      path: `/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/${webhook}`,
-    });
-    await server?.close();
-    admin.close();
-  });
-
-  /** A Secret with `count` outside versions already, through kubectl patches. */
-  async function patchValue(name: string, value: string, extra: string[] = []) {
-    return kubectl([
-      'patch',
-      'secret',
-      name,
-      '--type',
-      'merge',
-      '-p',
-      JSON.stringify({ data: { password: b64(value) } }),
-      ...extra,
-    ]);
-  }
-
-  const manifest = (name: string, value: string, version: string) =>
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      ...managed(name, { password: value }, { 'krypton.io/version': version }),
-    });
+  const {
+    ns,
+    admin,
+    log,
+    recorder,
+    managed,
+    kubectl,
+    register,
+    history,
+    patchValue,
+    manifest,
+  } = useRecorderHarness('krypton-rec');
 
   it('keeps the state that a kubectl patch replaces, as the next version, with who and how', async () => {
     const created = await admin.createSecret(
@@ -295,6 +57,7 @@ describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
         by: `kubernetes:${testClusterState().identities.admin.user}`,
         via: 'kubectl-patch',
         sourceResourceVersion: created.metadata.resourceVersion,
+        finalState: false,
         data: { password: 'first' },
       },
     ]);
@@ -360,21 +123,7 @@ describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
   });
 
   it("saves no second snapshot for Krypton's own update and restore", async () => {
-    const engines = createEngines({
-      mode: 'impersonation',
-      gateways: {
-        user: new RestKubeGateway(kubeSend(kubeConfigFor('admin'))),
-        krypton: new RestKubeGateway(kubeSend(kubeConfigFor('admin'))),
-      },
-      cluster: 'test',
-      settings: {
-        annotationPrefix: 'krypton.io',
-        managedOnly: false,
-        historyLimit: parseHistoryLimit('3'),
-      },
-      actor: 'user:default/alice',
-    });
-    const gate = { permit: async () => () => {}, admit: () => {} };
+    const engines = kryptonEngines();
     const created = await admin.createSecret(
       ns.name,
       managed('own', { password: 'first' }),
@@ -386,13 +135,13 @@ describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
         resourceVersion: created.metadata.resourceVersion,
         data: { password: 'second' },
       },
-      gate,
+      allowAll,
     );
     await engines.versioned.restore(
       ns.name,
       'own',
       { version: 1, resourceVersion: updated.secret.metadata.resourceVersion! },
-      gate,
+      allowAll,
     );
     const live = await admin.secret(ns.name, 'own');
     expect(text(live.data?.password)).toBe('first');
@@ -550,7 +299,7 @@ describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
   });
 
   describe('when the recorder does not answer', () => {
-    afterEach(() => register({ url: server.url }));
+    afterEach(() => register({}));
 
     it('refuses recorded changes under failurePolicy Fail', async () => {
       await admin.createSecret(
@@ -587,7 +336,7 @@ describeLocalCluster('the recorder, called by a real kube-apiserver', () => {
       body: string | Buffer,
       init: { method?: string; path?: string; type?: string } = {},
     ) => {
-      const url = new URL(`${server.url}${init.path ?? RECORD_PATH}`);
+      const url = new URL(`${recorder().url}${init.path ?? RECORD_PATH}`);
       return new Promise<{ status: number; body: Record<string, unknown> }>(
         (resolve, reject) => {
           const req = https.request(

@@ -7,10 +7,14 @@ import {
 import http from 'node:http';
 import https from 'node:https';
 import { AddressInfo } from 'node:net';
+import { timingKube } from './kubeClock';
 import { RecorderLog } from './log';
 
 /** The path that the webhook configuration calls. */
 export const RECORD_PATH = '/record';
+
+/** The path of the Pod's readiness and liveness probes: the server is up and serving TLS. */
+export const HEALTH_PATH = '/healthz';
 
 /**
  * The largest review accepted. A Secret is at most about 1 MiB stored; a review carries it twice
@@ -39,6 +43,8 @@ export interface RecorderServerOptions {
 
 export interface RecorderServer {
   url: string;
+  /** Serves new connections with a renewed certificate (cert-manager rotates it in place). */
+  setCertificate(tls: { cert: string | Buffer; key: string | Buffer }): void;
   close(): Promise<void>;
 }
 
@@ -110,7 +116,12 @@ export async function startRecorderServer(
     async (req, res) => {
       const started = process.hrtime.bigint();
       try {
-        if (req.url?.split('?')[0] !== RECORD_PATH) {
+        const path = req.url?.split('?')[0];
+        if (path === HEALTH_PATH && req.method === 'GET') {
+          answer(res, 200, { status: 'ok' });
+          return;
+        }
+        if (path !== RECORD_PATH) {
           answer(res, 404, { error: 'Not found.' });
           return;
         }
@@ -157,8 +168,10 @@ export async function startRecorderServer(
         const { admission } = parsed;
         // The core answers every Kubernetes failure with a verdict; anything else it throws is a
         // fault of the recorder, which must not admit an unrecorded change.
-        const verdict = await withDeadline(
-          recorder.decide(admission).catch((): RecorderVerdict => LATE),
+        const { value: verdict, kubeMs } = await timingKube(() =>
+          withDeadline(
+            recorder.decide(admission).catch((): RecorderVerdict => LATE),
+          ),
         );
         log({
           event: 'review',
@@ -168,6 +181,8 @@ export async function startRecorderServer(
           outcome: verdict.outcome,
           ...(verdict.allowed ? {} : { status: verdict.status }),
           ms: Number(process.hrtime.bigint() - started) / 1e6,
+          // Of which waiting for Kubernetes: the rest is the recorder's own work.
+          kubeMs,
         });
         answer(res, 200, review(admission.uid, verdict));
       } catch {
@@ -188,6 +203,12 @@ export async function startRecorderServer(
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     url: `https://${host}:${port}`,
+    setCertificate: tls =>
+      server.setSecureContext({
+        cert: tls.cert,
+        key: tls.key,
+        minVersion: 'TLSv1.2',
+      }),
     close: () =>
       new Promise<void>(resolve => {
         server.close(() => resolve());

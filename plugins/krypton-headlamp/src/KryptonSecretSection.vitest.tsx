@@ -1,4 +1,10 @@
-import { KubeApiError, SECRETS, messages } from '@krypton/core';
+import {
+  KubeApiError,
+  SECRETS,
+  SecretRecorder,
+  messages,
+  parseHistoryLimit,
+} from '@krypton/core';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { headlampKrypton } from './engines';
@@ -106,6 +112,43 @@ describe('KryptonSecretSection: the history states', () => {
     expect(within(await rowOf('v2')).getByText('headlamp')).toBeTruthy();
     expect(
       screen.getByText('Krypton keeps the last 20 versions.'),
+    ).toBeTruthy();
+  });
+});
+
+describe('KryptonSecretSection: changes made outside Krypton', () => {
+  it('names the writer and the tool of a version that the recorder kept', async () => {
+    const env = inMemoryKrypton();
+    const stored = env.put('db', { password: 'p1' });
+    const edited = { ...stored, data: encode({ password: 'p2' }) };
+    // The recorder's engine, as the API server would call it for a kubectl edit.
+    const recorder = new SecretRecorder({
+      gateway: env.gateway,
+      annotationPrefix: 'krypton.io',
+      historyLimit: parseHistoryLimit(undefined),
+    });
+    const verdict = await recorder.decide({
+      uid: 'review-1',
+      operation: 'UPDATE',
+      namespace: NS,
+      name: 'db',
+      username: 'admin',
+      dryRun: false,
+      fieldManager: 'kubectl-edit',
+      object: edited,
+      oldObject: stored,
+    });
+    expect(verdict).toMatchObject({ allowed: true, outcome: 'recorded' });
+    env.gateway.put(SECRETS, NS, {
+      ...edited,
+      metadata: {
+        ...edited.metadata,
+        annotations: { 'krypton.io/version': '2' },
+      },
+    });
+    await show(env, 'db');
+    expect(
+      within(await rowOf('v1')).getByText('kubectl edit by admin'),
     ).toBeTruthy();
   });
 });

@@ -3,6 +3,7 @@ import {
   useTranslationRef,
 } from '@backstage/core-plugin-api/alpha';
 import {
+  outsideChangeMessages,
   previewMessages,
   valuesMessages,
   workloadMessages,
@@ -27,7 +28,8 @@ import { timeMessages } from './messages/time';
  * One area per component folder keeps the keys findable (`history.restore.title`); the `values`
  * and `preview` areas are the words of the value views that the Headlamp plugin shares, and so
  * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload
- * (merged into the `consumers` area). The fixed messages of the API (`messages` in the core, the
+ * (merged into the `consumers` area), and `history.outside`, the words of a change made outside
+ * Krypton. The fixed messages of the API (`messages` in the core, the
  * spec's exact texts) are not here: the UI shows them as the server sent them, because they are
  * the contract that scripts and logs match on.
  *
@@ -41,7 +43,7 @@ export const kryptonTranslationRef = createTranslationRef({
     delete: deleteMessages,
     detail: detailMessages,
     edit: editMessages,
-    history: historyMessages,
+    history: { ...historyMessages, outside: outsideChangeMessages },
     list: listMessages,
     operator: operatorMessages,
     overview: overviewMessages,

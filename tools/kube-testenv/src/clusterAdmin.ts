@@ -90,8 +90,11 @@ export class ClusterAdmin {
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, v);
     }
+    // With its length: Node would send a DELETE's body unframed (see the recorder's kubeSend).
     const payload =
-      req.body === undefined ? undefined : JSON.stringify(req.body);
+      req.body === undefined
+        ? undefined
+        : Buffer.from(JSON.stringify(req.body), 'utf8');
     const base = await this.connectionOptions();
     return new Promise<AdminResponse>((resolve, reject) => {
       const r = https.request(
@@ -105,7 +108,10 @@ export class ClusterAdmin {
             Accept: req.accept ?? 'application/json',
             ...(payload === undefined
               ? {}
-              : { 'Content-Type': req.contentType ?? 'application/json' }),
+              : {
+                  'Content-Type': req.contentType ?? 'application/json',
+                  'Content-Length': String(payload.length),
+                }),
           },
         },
         res => {

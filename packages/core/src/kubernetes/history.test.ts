@@ -805,9 +805,59 @@ describe('delete', () => {
       `delete secrets ${snapshotName(uidHash, 2)}`,
       'listMetadata secrets',
       'getMetadata secrets a',
+      'mergePatch secrets a',
       'delete secrets a',
     ]);
     expect(snapshots(t)).toEqual([]);
+  });
+
+  it('marks the live Secret for the recorder just before its delete, at the checked revision', async () => {
+    const t = setup();
+    const live = await seed(t, 'v2', 'v3');
+    // Finalizers keep the object, so the mark that the delete wrote can be read after it.
+    const heldLive = t.gateway.put(SECRETS, NS, held(live));
+    await remove(t, heldLive, false);
+    const after = await read(t);
+    expect(after.metadata.annotations?.['krypton.io/history-cleaned-at']).toBe(
+      AT.toISOString(),
+    );
+    expect(after.metadata.uid).toBe(live.metadata.uid);
+    expect(after.metadata.resourceVersion).not.toBe(
+      heldLive.metadata.resourceVersion,
+    );
+  });
+
+  it('writes no mark when history is kept: the recorder then keeps the final state', async () => {
+    const t = setup();
+    const live = await seed(t, 'v2', 'v3');
+    t.gateway.calls.length = 0;
+    await remove(t, live, true);
+    expect(t.gateway.calls.filter(c => c.startsWith('mergePatch'))).toEqual([]);
+  });
+
+  it('answers 409 and keeps the live Secret when it changes between the last check and the mark', async () => {
+    const t = setup();
+    const live = await seed(t, 'v2', 'v3');
+    const mergePatch = t.gateway.mergePatch.bind(t.gateway);
+    t.gateway.mergePatch = async (...args) => {
+      const current = await read(t);
+      t.gateway.put(SECRETS, NS, {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          labels: { ...current.metadata.labels, moved: 'yes' },
+        },
+      });
+      return mergePatch(...args);
+    };
+    const err = await rejection(remove(t, live, false));
+    expect(err.status).toBe(409);
+    expect(err.message).toBe(messages.staleRevision);
+    const after = await read(t);
+    expect(after.metadata.uid).toBe(live.metadata.uid);
+    expect(
+      after.metadata.annotations?.['krypton.io/history-cleaned-at'],
+    ).toBeUndefined();
   });
 
   it('answers 409 when a snapshot changed after the inventory, and deletes nothing more', async () => {

@@ -1,10 +1,13 @@
 import { KryptonKeys, kryptonKeys } from '../annotations';
 import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
 import { Parsed } from '../settings';
+import { historyCleanedMark } from './deleteMarker';
+import { fromKubeError } from './errors';
 import { IncompleteListError, readInventory } from './inventory';
 import {
   HISTORY_FIELD_SELECTOR,
   HistoryOwner,
+  SnapshotActor,
   SnapshotRecord,
   buildSnapshot,
   hash32,
@@ -165,7 +168,7 @@ export class SecretHistory {
   async archive(
     live: NativeSecret,
     version: number,
-    actor: { by: string; via?: string },
+    actor: SnapshotActor,
   ): Promise<ArchiveOutcome> {
     const limit = this.options.historyLimit;
     if (!limit.ok) throw new KryptonError('unavailable', limit.error);
@@ -220,6 +223,37 @@ export class SecretHistory {
       throw new HistoryMovedError(messages.counterBehindHistory);
     }
     return { archivedVersion: version, reused, pruned: counts.confirmedAbsent };
+  }
+
+  /**
+   * Marks the live Secret, just before a delete with history cleanup, so that the recorder keeps
+   * no final state of it (deleteMarker.ts says why). Written by the identity that cleaned the
+   * history, conditional on the checked UID and revision; answers the revision to delete at. A
+   * change since the check, or a Secret that is gone, is the delete's stale conflict.
+   */
+  async markHistoryCleaned(
+    namespace: string,
+    name: string,
+    preconditions: { uid: string; resourceVersion: string },
+  ): Promise<string> {
+    let marked;
+    try {
+      marked = await this.gateway.mergePatch(
+        SECRETS,
+        namespace,
+        name,
+        historyCleanedMark(
+          this.keys,
+          preconditions,
+          this.options.now?.() ?? new Date(),
+        ),
+      );
+    } catch (err) {
+      if (isKube(err, 404, 409, 422))
+        throw new KryptonError('conflict', messages.staleRevision);
+      throw fromKubeError(err);
+    }
+    return marked.metadata.resourceVersion!;
   }
 
   /**

@@ -21,3 +21,8 @@ export function addMapEntry(
     ? { op: 'add', path: `${path}/${pointerSegment(key)}`, value }
     : { op: 'add', path, value: { [key]: value } };
 }
+
+/** Removes one entry from the string map at `path`, which must hold it. */
+export function removeMapEntry(path: string, key: string): JsonPatchOperation {
+  return { op: 'remove', path: `${path}/${pointerSegment(key)}` };
+}

@@ -92,6 +92,8 @@ export interface SnapshotRecord {
   snapshotBy: string;
   /** The field manager of an outside write that replaced the state, when it named one. */
   snapshotVia?: string;
+  /** The Secret was deleted in this state: the recorder kept it when the delete was admitted. */
+  finalState?: true;
   keys: string[] | null;
   description?: string;
   access: AccessRules;
@@ -174,6 +176,7 @@ export async function readSnapshotRecord(
   if (description !== undefined) record.description = description;
   const via = annotations[keys.snapshotVia];
   if (via) record.snapshotVia = via;
+  if (annotations[keys.finalState] === 'true') record.finalState = true;
   if (metadata.deletionTimestamp)
     record.deletionTimestamp = metadata.deletionTimestamp;
   return record;
@@ -228,6 +231,18 @@ export async function readHistoryRecord(
 }
 
 /**
+ * Who replaced or removed the state a snapshot keeps: snapshot-by, and for a write from outside
+ * Krypton its field manager (snapshot-via) and whether it was a delete (final-state).
+ *
+ * @public
+ */
+export interface SnapshotActor {
+  by: string;
+  via?: string;
+  finalState?: boolean;
+}
+
+/**
  * The snapshot of a live Secret's current state as version `version`: an immutable Opaque Secret
  * with the native base64 data copied as strings, bound to the live UID and exact revision. It
  * takes nothing from the live object's lifecycle (owner references, finalizers, managed fields,
@@ -240,7 +255,7 @@ export async function buildSnapshot(
   live: NativeSecret,
   version: number,
   keys: KryptonKeys,
-  actor: { by: string; at: string; via?: string },
+  actor: SnapshotActor & { at: string },
 ): Promise<NativeSecret> {
   const uid = live.metadata.uid!;
   const rv = live.metadata.resourceVersion!;
@@ -259,6 +274,7 @@ export async function buildSnapshot(
     [keys.snapshotBy]: actor.by,
   };
   if (actor.via) annotations[keys.snapshotVia] = actor.via;
+  if (actor.finalState) annotations[keys.finalState] = 'true';
   if (keyList.length <= MAX_KEYS_ANNOTATION) annotations[keys.keys] = keyList;
   const liveAnnotations = live.metadata.annotations ?? {};
   for (const key of [

@@ -62,6 +62,7 @@ function summary(record: SnapshotRecord): VersionSummary {
     keys: record.keys,
   };
   if (record.snapshotVia) out.snapshotVia = record.snapshotVia;
+  if (record.finalState) out.finalState = true;
   return out;
 }
 
@@ -236,7 +237,18 @@ export class VersionedSecrets {
         }
       }
       await recheck();
-      const outcome = await this.live.remove(namespace, name, preconditions);
+      // Without cleanup the recorder may keep the final state, as keepHistory promises.
+      const at = req.keepHistory
+        ? preconditions
+        : {
+            uid,
+            resourceVersion: await this.history.markHistoryCleaned(
+              namespace,
+              name,
+              preconditions,
+            ),
+          };
+      const outcome = await this.live.remove(namespace, name, at);
       return {
         result: {
           status: outcome.gone ? 'deleted' : 'pending',

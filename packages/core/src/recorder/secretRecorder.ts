@@ -7,7 +7,8 @@ import { KryptonError } from '../errors';
 import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { Parsed } from '../settings';
 import { SecretHistory } from '../kubernetes/history';
-import { addMapEntry } from '../kubernetes/jsonPatch';
+import { markedHistoryCleaned } from '../kubernetes/deleteMarker';
+import { addMapEntry, removeMapEntry } from '../kubernetes/jsonPatch';
 import { sameData } from '../kubernetes/secretData';
 import {
   KubeApiError,
@@ -54,7 +55,8 @@ export type RecorderVerdict =
         | 'metadata-only'
         | 'counter-kept'
         | 'not-recorded'
-        | 'dry-run';
+        | 'dry-run'
+        | 'history-cleaned';
       /** The version the replaced state is kept as, when it was recorded or found saved. */
       version?: number;
     }
@@ -117,17 +119,14 @@ export class SecretRecorder {
 
   async decide(admission: SecretAdmission): Promise<RecorderVerdict> {
     const stored = admission.oldObject;
-    const incoming = admission.object;
-    const admit = (
-      outcome: 'metadata-only' | 'not-recorded' | 'dry-run',
-    ): RecorderVerdict => ({ allowed: true, patch: [], outcome });
-    if (admission.operation !== 'UPDATE' || !incoming)
-      return admit('not-recorded');
     if (
       stored.metadata.labels?.[this.keys.kind] === 'history' ||
       (stored.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
     )
       return admit('not-recorded');
+    if (admission.operation === 'DELETE') return this.decideDelete(admission);
+    const incoming = admission.object;
+    if (!incoming) return admit('not-recorded');
     // A write that names another revision than the stored one is refused by the API server after
     // admission (its precondition runs last): there is no change to record. Saving the stored
     // state here would only add a version of a state that is not being replaced.
@@ -136,18 +135,79 @@ export class SecretRecorder {
       return admit('not-recorded');
     if (sameContent(stored, incoming))
       return this.keepCounter(stored, incoming);
-    const managed = isManagedSecret(stored.metadata.labels, this.keys);
-    if (!managed) {
-      let recorded: boolean;
-      try {
-        recorded = await this.namespaceRecorded(admission.namespace);
-      } catch {
-        return deny(503, recorderMessages.unreadable);
-      }
-      if (!recorded) return admit('not-recorded');
-    }
+    const scope = await this.scope(admission);
+    if (scope !== 'managed' && scope !== 'namespace') return scope;
     if (admission.dryRun) return admit('dry-run');
+    const saved = await this.save(admission, {});
+    if (!saved.allowed) return saved;
+    return {
+      allowed: true,
+      outcome: saved.outcome,
+      version: saved.version,
+      patch: this.patchFor(
+        stored,
+        incoming,
+        saved.counter + 1,
+        scope === 'namespace',
+      ),
+    };
+  }
 
+  /**
+   * A delete keeps the state it removes as the Secret's last version, and its history stays (as
+   * keepHistory does), unless Krypton's own delete has just cleaned that history and marked the
+   * Secret for it.
+   */
+  private async decideDelete(
+    admission: SecretAdmission,
+  ): Promise<RecorderVerdict> {
+    const scope = await this.scope(admission);
+    if (scope !== 'managed' && scope !== 'namespace') return scope;
+    if (markedHistoryCleaned(admission.oldObject, this.keys, this.now()))
+      return admit('history-cleaned');
+    if (admission.dryRun) return admit('dry-run');
+    const saved = await this.save(admission, { finalState: true });
+    if (!saved.allowed) return saved;
+    return {
+      allowed: true,
+      outcome: saved.outcome,
+      version: saved.version,
+      patch: [],
+    };
+  }
+
+  /** Whether the stored Secret is recorded: managed, or in a namespace labelled for recording. */
+  private async scope(
+    admission: SecretAdmission,
+  ): Promise<'managed' | 'namespace' | RecorderVerdict> {
+    if (isManagedSecret(admission.oldObject.metadata.labels, this.keys))
+      return 'managed';
+    let recorded: boolean;
+    try {
+      recorded = await this.namespaceRecorded(admission.namespace);
+    } catch {
+      return deny(503, recorderMessages.unreadable);
+    }
+    return recorded ? 'namespace' : admit('not-recorded');
+  }
+
+  /**
+   * Saves the live state that the write replaces or removes, after proving that it is exactly
+   * the stored object of the review: what the recorder archives is what it read itself.
+   */
+  private async save(
+    admission: SecretAdmission,
+    actor: { finalState?: boolean },
+  ): Promise<
+    | {
+        allowed: true;
+        outcome: 'recorded' | 'already-saved';
+        version: number;
+        counter: number;
+      }
+    | Denial
+  > {
+    const stored = admission.oldObject;
     const counter = parseVersionCounter(
       stored.metadata.annotations?.[this.keys.version],
     );
@@ -168,22 +228,26 @@ export class SecretRecorder {
     if (!sameStoredState(live, stored))
       return deny(409, recorderMessages.changed);
 
-    let outcome;
     try {
-      outcome = await this.history.archive(live, counter.version, {
+      const outcome = await this.history.archive(live, counter.version, {
         by: `${OUTSIDE_ACTOR_PREFIX}${admission.username}`,
         via: admission.fieldManager,
+        ...actor,
       });
+      return {
+        allowed: true,
+        outcome: outcome.reused ? 'already-saved' : 'recorded',
+        version: outcome.archivedVersion,
+        counter: counter.version,
+      };
     } catch (err) {
       if (err instanceof KryptonError) return deny(err.status, err.message);
       return deny(503, recorderMessages.unreadable);
     }
-    return {
-      allowed: true,
-      patch: this.patchFor(incoming, counter.version + 1, !managed),
-      outcome: outcome.reused ? 'already-saved' : 'recorded',
-      version: outcome.archivedVersion,
-    };
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
   }
 
   /**
@@ -196,36 +260,42 @@ export class SecretRecorder {
     stored: NativeSecret,
     incoming: NativeSecret,
   ): RecorderVerdict {
-    const kept: RecorderVerdict = {
-      allowed: true,
-      patch: [],
-      outcome: 'metadata-only',
-    };
-    if (!isManagedSecret(stored.metadata.labels, this.keys)) return kept;
-    const before = parseVersionCounter(
-      stored.metadata.annotations?.[this.keys.version],
-    );
-    const after = parseVersionCounter(
-      incoming.metadata.annotations?.[this.keys.version],
-    );
-    if (!before.ok || (after.ok && after.version >= before.version))
-      return kept;
+    let next: number | undefined;
+    if (isManagedSecret(stored.metadata.labels, this.keys)) {
+      const before = parseVersionCounter(
+        stored.metadata.annotations?.[this.keys.version],
+      );
+      const after = parseVersionCounter(
+        incoming.metadata.annotations?.[this.keys.version],
+      );
+      if (before.ok && !(after.ok && after.version >= before.version))
+        next = before.version;
+    }
     return {
       allowed: true,
-      patch: this.patchFor(incoming, before.version, false),
-      outcome: 'counter-kept',
+      patch: this.patchFor(stored, incoming, next, false),
+      outcome: next === undefined ? 'metadata-only' : 'counter-kept',
     };
   }
 
-  /** Moves the incoming object's counter to `next`, and adopts it when it is not yet managed. */
+  /**
+   * The answer's patch: the counter moved to `next`, the Secret adopted when it is not yet
+   * managed, and a mark of Krypton's cleaned delete dropped when this write is not the one that
+   * sets it. A mark lives from its own write to the delete that follows it; any write in between
+   * means that delete did not happen as marked, and a later delete must keep its final state.
+   */
   private patchFor(
+    stored: NativeSecret,
     incoming: NativeSecret,
-    next: number,
+    next: number | undefined,
     adopt: boolean,
   ): JsonPatchOperation[] {
     const patch: JsonPatchOperation[] = [];
     const { annotations, labels } = incoming.metadata;
-    if (annotations?.[this.keys.version] !== String(next)) {
+    if (
+      next !== undefined &&
+      annotations?.[this.keys.version] !== String(next)
+    ) {
       patch.push(
         addMapEntry(
           '/metadata/annotations',
@@ -245,6 +315,14 @@ export class SecretRecorder {
         ),
       );
     }
+    const mark = stored.metadata.annotations?.[this.keys.historyCleanedAt];
+    if (
+      mark !== undefined &&
+      annotations?.[this.keys.historyCleanedAt] === mark
+    )
+      patch.push(
+        removeMapEntry('/metadata/annotations', this.keys.historyCleanedAt),
+      );
     return patch;
   }
 
@@ -258,6 +336,14 @@ export class SecretRecorder {
   }
 }
 
-function deny(status: number, message: string): RecorderVerdict {
+function admit(
+  outcome: 'not-recorded' | 'dry-run' | 'history-cleaned',
+): RecorderVerdict {
+  return { allowed: true, patch: [], outcome };
+}
+
+type Denial = Extract<RecorderVerdict, { allowed: false }>;
+
+function deny(status: number, message: string): Denial {
   return { allowed: false, status, message, outcome: 'denied' };
 }

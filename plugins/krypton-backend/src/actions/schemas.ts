@@ -89,6 +89,16 @@ export const versionSummary = z.object({
   version: z.number(),
   snapshotAt: z.string(),
   snapshotBy: z.string(),
+  snapshotVia: z
+    .string()
+    .optional()
+    .describe(
+      "For a change outside Krypton that the recorder kept: the write's field manager",
+    ),
+  finalState: z
+    .boolean()
+    .optional()
+    .describe('True for the state the Secret held when it was deleted'),
   sourceType: z.string(),
   sourceResourceVersion: z.string(),
   keys: z.array(z.string()).nullable(),

@@ -9,6 +9,10 @@ import {
   valuesShown,
 } from '@krypton/core';
 import { Loader } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
+import {
+  describeOutsideChange,
+  englishHistoryT,
+} from '@krypton/plugin-krypton-react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -142,7 +146,10 @@ function VersionTable(props: {
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell>{item.snapshotBy}</TableCell>
+                <TableCell>
+                  {describeOutsideChange(item, englishHistoryT) ??
+                    item.snapshotBy}
+                </TableCell>
                 <TableCell>
                   <time dateTime={item.snapshotAt}>{item.snapshotAt}</time>
                 </TableCell>

@@ -5,7 +5,7 @@ export const historyMessages = {
     reload: 'Reload history',
     loading: 'Loading history…',
     intro:
-      'Each version is the state that a change through Krypton replaced, saved before the new state was written. Newest first.',
+      'Each version is a state that a change replaced, saved before the new state was written. Newest first.',
     compareTitle: 'Compare two versions',
   },
   unreachable: 'Krypton could not be reached.',

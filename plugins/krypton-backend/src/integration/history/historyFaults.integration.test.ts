@@ -161,6 +161,8 @@ const OPS: Record<OpName, OpSpec> = {
       'DELETE snapshot v2',
       'GET history',
       'GET live',
+      // The mark that tells the recorder this delete cleaned history (deleteMarker.ts).
+      'PATCH live',
       'DELETE live',
     ],
     finalSnapshots: [],
@@ -301,9 +303,10 @@ function effects(
   spec: OpSpec,
   made: string[],
   skipIdx: number,
-): { live: 'old' | 'new' | 'gone'; snapshots: number[] } {
+): { live: 'old' | 'new' | 'gone'; snapshots: number[]; marked?: boolean } {
   const snapshots = new Set(range(1, spec.states - 1));
   let live: 'old' | 'new' | 'gone' = 'old';
+  let marked = false;
   made.forEach((step, j) => {
     if (j === skipIdx) return;
     const deleted = SNAPSHOT_DELETE.exec(step);
@@ -311,8 +314,9 @@ function effects(
     if (step === 'POST snapshot') snapshots.add(spec.states);
     if (step === 'PUT live') live = 'new';
     if (step === 'DELETE live') live = 'gone';
+    if (step === 'PATCH live') marked = true;
   });
-  return { live, snapshots: [...snapshots].sort(byNumber) };
+  return { live, snapshots: [...snapshots].sort(byNumber), marked };
 }
 
 /** The documented answer of a run whose request at stepIdx failed with `fault`. */
@@ -546,7 +550,12 @@ describe('history writes under injected Kubernetes faults', () => {
   async function expectStored(
     spec: OpSpec,
     fx: Fixture,
-    want: { live: 'old' | 'new' | 'gone'; snapshots: number[] },
+    want: {
+      live: 'old' | 'new' | 'gone';
+      snapshots: number[];
+      /** The delete's mark for the recorder landed: a metadata-only change of the live object. */
+      marked?: boolean;
+    },
   ): Promise<void> {
     const c = spec.states;
     const res = await admin.getSecret(ns.name, fx.name);
@@ -567,8 +576,15 @@ describe('history writes under injected Kubernetes faults', () => {
         data: old ? fx.states[c - 1].data : { k: b64(intendedText(spec, fx)) },
         deletionTimestamp: undefined,
       });
-      // A run that fails before its live write leaves the live object untouched.
-      if (old) expect(live.metadata.resourceVersion).toBe(fx.states[c - 1].rv);
+      // A run that fails before its live write leaves the live object untouched, but for the
+      // delete's mark when it landed.
+      if (old && want.marked) {
+        expect(
+          live.metadata.annotations?.['krypton.io/history-cleaned-at'],
+        ).toMatch(/^\d{4}-\d\d-\d\dT/);
+      } else if (old) {
+        expect(live.metadata.resourceVersion).toBe(fx.states[c - 1].rv);
+      }
     }
     const snapshots = await admin.listSecrets(
       ns.name,

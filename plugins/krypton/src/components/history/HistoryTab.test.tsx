@@ -361,6 +361,35 @@ describe('HistoryTab', () => {
     expect(restored).toHaveLength(0);
   });
 
+  it('names the writer and tool of changes made outside Krypton, and links portal users', async () => {
+    const { state } = serveHistory(server);
+    state.list = () =>
+      HttpResponse.json({
+        items: [
+          versionSummary(3, {
+            snapshotBy: 'kubernetes:admin',
+            snapshotVia: 'kubectl-edit',
+          }),
+          versionSummary(2, {
+            snapshotBy: 'kubernetes:system:serviceaccount:external-secrets:eso',
+          }),
+          versionSummary(1, { snapshotBy: 'user:default/bob' }),
+        ],
+      });
+    await render();
+    const table = await versionsTable();
+    expect(rowOf(table, 'Version 3')).toHaveTextContent(
+      'kubectl edit by admin',
+    );
+    expect(rowOf(table, 'Version 2')).toHaveTextContent(
+      're-synced by system:serviceaccount:external-secrets:eso',
+    );
+    expect(within(rowOf(table, 'Version 3')).queryByRole('link')).toBeNull();
+    expect(
+      within(rowOf(table, 'Version 1')).getByRole('link', { name: /bob/ }),
+    ).toBeInTheDocument();
+  });
+
   it('Reload latest refetches the live Secret and the history, then closes the dialog', async () => {
     const { state, calls } = serveHistory(server);
     const user = userEvent.setup();

@@ -11,6 +11,7 @@ import {
   LiveComparison,
   liveComparison,
 } from '@krypton/core';
+import { describeOutsideChange } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -166,12 +167,19 @@ function RetentionNote(props: {
   );
 }
 
-/** Who took a snapshot: a link to their catalog entity, or the text as recorded when it is no ref. */
-function SnapshotBy({ actor }: { actor: string }) {
+/**
+ * Who replaced the state: for a change outside Krypton, the writer and tool that the recorder
+ * kept ("kubectl edit by admin"); otherwise a link to their catalog entity, or the text as
+ * recorded when it is no ref.
+ */
+function SnapshotBy({ version }: { version: VersionSummary }) {
+  const t = useKryptonT();
+  const outside = describeOutsideChange(version, t);
+  if (outside) return <>{outside}</>;
   // The annotation is written by Krypton, but anyone who may edit the snapshot's metadata could
   // have changed it: only a well-formed user or group ref becomes a link.
-  const ref = tryNormalizeEntityRef(actor);
-  return ref ? <EntityRefLink entityRef={ref} /> : <>{actor}</>;
+  const ref = tryNormalizeEntityRef(version.snapshotBy);
+  return ref ? <EntityRefLink entityRef={ref} /> : <>{version.snapshotBy}</>;
 }
 
 function EmptyHistory() {
@@ -240,7 +248,7 @@ function VersionTable(props: VersionTableProps) {
                   )}
               </TableCell>
               <TableCell>
-                <SnapshotBy actor={item.snapshotBy} />
+                <SnapshotBy version={item} />
               </TableCell>
               <TableCell>
                 <RelativeTime value={item.snapshotAt} />

@@ -1,0 +1,328 @@
+import { eventually, testClusterState } from '@krypton/kube-testenv';
+import type { NativeSecret } from '@krypton/core';
+import {
+  allowAll,
+  kryptonEngines,
+  text,
+  useRecorderHarness,
+} from './__testUtils__/recorderHarness';
+
+// The recorder serves on loopback with the control plane's own serving certificate (its SANs
+// include 127.0.0.1), so the API server verifies it with the CA it already has. Only the control
+// plane that the test run starts has those files.
+const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
+  ? describe.skip
+  : describe;
+
+jest.setTimeout(30_000);
+
+const MARK = 'krypton.io/history-cleaned-at';
+
+describeLocalCluster(
+  'the recorder, called by a real kube-apiserver for a delete',
+  () => {
+    const { ns, admin, log, managed, kubectl, historyOf, patchValue } =
+      useRecorderHarness('krypton-recdel');
+
+    const outsider = () =>
+      `kubernetes:${testClusterState().identities.admin.user}`;
+
+    /** What the recorder answered for one Secret of this namespace, in order. */
+    const reviews = (name: string) =>
+      log
+        .filter(l => l.namespace === ns.name && l.name === name)
+        .map(l => [l.operation, l.outcome]);
+
+    /** Whether the Secret is gone from the API server. */
+    const gone = async (name: string) =>
+      (await admin.getSecret(ns.name, name)).status === 404;
+
+    /** A managed Secret at `first`, changed to `second` by Krypton's engine: v1 is in history. */
+    async function updatedByKrypton(name: string) {
+      const created = await admin.createSecret(
+        ns.name,
+        managed(name, { password: 'first' }),
+      );
+      const updated = await kryptonEngines().versioned.update(
+        ns.name,
+        name,
+        {
+          resourceVersion: created.metadata.resourceVersion,
+          data: { password: 'second' },
+        },
+        allowAll,
+      );
+      return { created, updated };
+    }
+
+    /** Krypton's delete of a Secret at the revision that its update left. */
+    const deleteByKrypton = (
+      updated: { secret: NativeSecret },
+      keepHistory: boolean,
+    ) =>
+      kryptonEngines().versioned.delete(
+        ns.name,
+        updated.secret.metadata.name!,
+        {
+          resourceVersion: updated.secret.metadata.resourceVersion!,
+          keepHistory,
+        },
+        allowAll,
+      );
+
+    it('keeps the final state of a kubectl delete as the last version, and the history stays', async () => {
+      const created = await admin.createSecret(
+        ns.name,
+        managed('deleted-by-kubectl', { password: 'first' }),
+      );
+      await patchValue('deleted-by-kubectl', 'second');
+      const before = await admin.secret(ns.name, 'deleted-by-kubectl');
+      expect(before.metadata.annotations?.['krypton.io/version']).toBe('2');
+
+      await kubectl(['delete', 'secret', 'deleted-by-kubectl']);
+
+      expect(await gone('deleted-by-kubectl')).toBe(true);
+      expect(await historyOf(created.metadata.uid)).toEqual([
+        {
+          version: 1,
+          by: outsider(),
+          via: 'kubectl-patch',
+          sourceResourceVersion: created.metadata.resourceVersion,
+          finalState: false,
+          data: { password: 'first' },
+        },
+        {
+          version: 2,
+          by: outsider(),
+          via: undefined,
+          sourceResourceVersion: before.metadata.resourceVersion,
+          finalState: true,
+          data: { password: 'second' },
+        },
+      ]);
+      expect(reviews('deleted-by-kubectl')).toEqual([
+        ['UPDATE', 'recorded'],
+        ['DELETE', 'recorded'],
+      ]);
+    });
+
+    it("keeps nothing of Krypton's own delete with history cleanup", async () => {
+      const { created, updated } = await updatedByKrypton('cleaned-by-krypton');
+      const uid = created.metadata.uid;
+      // The history that the delete must clean exists.
+      expect((await historyOf(uid)).map(v => [v.version, v.data])).toEqual([
+        [1, { password: 'first' }],
+      ]);
+
+      const outcome = await deleteByKrypton(updated, false);
+
+      expect(outcome).toEqual({
+        result: { status: 'deleted', history: 'cleaned' },
+        cleanup: { confirmedAbsent: 1, pending: 0, failed: 0 },
+      });
+      expect(await gone('cleaned-by-krypton')).toBe(true);
+      expect(await historyOf(uid)).toEqual([]);
+      expect(reviews('cleaned-by-krypton')).toEqual([
+        // The engine's update, whose replaced state it saved itself.
+        ['UPDATE', 'already-saved'],
+        // The mark, a metadata-only write.
+        ['UPDATE', 'metadata-only'],
+        ['DELETE', 'history-cleaned'],
+      ]);
+    });
+
+    it("keeps the final state of Krypton's own delete with keepHistory", async () => {
+      const { created, updated } = await updatedByKrypton('kept-by-krypton');
+
+      const outcome = await deleteByKrypton(updated, true);
+
+      expect(outcome).toEqual({
+        result: { status: 'deleted', history: 'kept' },
+      });
+      expect(await gone('kept-by-krypton')).toBe(true);
+      expect(await historyOf(created.metadata.uid)).toEqual([
+        {
+          version: 1,
+          by: 'user:default/alice',
+          via: undefined,
+          sourceResourceVersion: created.metadata.resourceVersion,
+          finalState: false,
+          data: { password: 'first' },
+        },
+        {
+          version: 2,
+          by: outsider(),
+          via: undefined,
+          sourceResourceVersion: updated.secret.metadata.resourceVersion,
+          finalState: true,
+          data: { password: 'second' },
+        },
+      ]);
+      expect(reviews('kept-by-krypton')).toEqual([
+        ['UPDATE', 'already-saved'],
+        ['DELETE', 'recorded'],
+      ]);
+    });
+
+    it('keeps the final state of a delete whose mark is stale', async () => {
+      const created = await admin.createSecret(
+        ns.name,
+        managed('stale-mark', { password: 'first' }),
+      );
+      const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+      await kubectl([
+        'annotate',
+        'secret',
+        'stale-mark',
+        `${MARK}=${fiveMinutesAgo}`,
+      ]);
+      const marked = await admin.secret(ns.name, 'stale-mark');
+      expect(marked.metadata.annotations?.[MARK]).toBe(fiveMinutesAgo);
+
+      await kubectl(['delete', 'secret', 'stale-mark']);
+
+      expect(await gone('stale-mark')).toBe(true);
+      expect(await historyOf(created.metadata.uid)).toEqual([
+        {
+          version: 1,
+          by: outsider(),
+          via: undefined,
+          sourceResourceVersion: marked.metadata.resourceVersion,
+          finalState: true,
+          data: { password: 'first' },
+        },
+      ]);
+      expect(reviews('stale-mark')).toEqual([
+        ['UPDATE', 'metadata-only'],
+        ['DELETE', 'recorded'],
+      ]);
+    });
+
+    it('drops a fresh mark at the next write, so a later delete keeps its final state', async () => {
+      const created = await admin.createSecret(
+        ns.name,
+        managed('fresh-mark', { password: 'first' }),
+      );
+      const now = new Date().toISOString();
+      await kubectl(['annotate', 'secret', 'fresh-mark', `${MARK}=${now}`]);
+      const marked = await admin.secret(ns.name, 'fresh-mark');
+      expect(marked.metadata.annotations?.[MARK]).toBe(now);
+
+      await patchValue('fresh-mark', 'second');
+      const patched = await admin.secret(ns.name, 'fresh-mark');
+      expect(text(patched.data?.password)).toBe('second');
+      expect(patched.metadata.annotations?.['krypton.io/version']).toBe('2');
+      expect(patched.metadata.annotations).not.toHaveProperty([MARK]);
+
+      await kubectl(['delete', 'secret', 'fresh-mark']);
+
+      expect(await gone('fresh-mark')).toBe(true);
+      expect(await historyOf(created.metadata.uid)).toEqual([
+        {
+          version: 1,
+          by: outsider(),
+          via: 'kubectl-patch',
+          sourceResourceVersion: marked.metadata.resourceVersion,
+          finalState: false,
+          data: { password: 'first' },
+        },
+        {
+          version: 2,
+          by: outsider(),
+          via: undefined,
+          sourceResourceVersion: patched.metadata.resourceVersion,
+          finalState: true,
+          data: { password: 'second' },
+        },
+      ]);
+      expect(reviews('fresh-mark')).toEqual([
+        ['UPDATE', 'metadata-only'],
+        ['UPDATE', 'recorded'],
+        ['DELETE', 'recorded'],
+      ]);
+    });
+
+    it('writes nothing for a dry-run delete', async () => {
+      const created = await admin.createSecret(
+        ns.name,
+        managed('dry-delete', { password: 'first' }),
+      );
+
+      await kubectl(['delete', 'secret', 'dry-delete', '--dry-run=server']);
+
+      const live = await admin.secret(ns.name, 'dry-delete');
+      expect(live.metadata.uid).toBe(created.metadata.uid);
+      expect(live.metadata.resourceVersion).toBe(
+        created.metadata.resourceVersion,
+      );
+      expect(await historyOf(created.metadata.uid)).toEqual([]);
+      // The recorder was asked, and answered the dry run without writing.
+      expect(reviews('dry-delete')).toEqual([['DELETE', 'dry-run']]);
+    });
+
+    it('keeps nothing of an unmanaged Secret in a namespace not labelled for recording', async () => {
+      const created = await admin.createSecret(ns.name, {
+        metadata: { name: 'unrecorded' },
+        type: 'Opaque',
+        data: { password: Buffer.from('first').toString('base64') },
+      });
+
+      await kubectl(['delete', 'secret', 'unrecorded']);
+
+      expect(await gone('unrecorded')).toBe(true);
+      expect(await historyOf(created.metadata.uid)).toEqual([]);
+      // Neither webhook's selectors match it: the recorder is not even called.
+      expect(reviews('unrecorded')).toEqual([]);
+    });
+
+    it('keeps the final state of a Secret held by a finalizer once, when its delete is asked', async () => {
+      const created = await admin.createSecret(ns.name, {
+        ...managed('held', { password: 'first' }),
+        metadata: {
+          ...managed('held', {}).metadata,
+          finalizers: ['example.com/hold'],
+        },
+      });
+      try {
+        await kubectl(['delete', 'secret', 'held', '--wait=false']);
+
+        const terminating = await admin.secret(ns.name, 'held');
+        expect(terminating.metadata.uid).toBe(created.metadata.uid);
+        expect(terminating.metadata.deletionTimestamp).toEqual(
+          expect.any(String),
+        );
+        expect(await historyOf(created.metadata.uid)).toEqual([
+          {
+            version: 1,
+            by: outsider(),
+            via: undefined,
+            sourceResourceVersion: created.metadata.resourceVersion,
+            finalState: true,
+            data: { password: 'first' },
+          },
+        ]);
+      } finally {
+        await admin.patchSecret(ns.name, 'held', {
+          metadata: { finalizers: null },
+        });
+      }
+      // Releasing the finalizer ends the delete; it is a metadata-only write, not a version.
+      expect(
+        await eventually(
+          () => gone('held'),
+          done => done,
+        ),
+      ).toBe(true);
+      expect(
+        (await historyOf(created.metadata.uid)).map(v => [
+          v.version,
+          v.finalState,
+        ]),
+      ).toEqual([[1, true]]);
+      expect(reviews('held')).toEqual([
+        ['DELETE', 'recorded'],
+        ['UPDATE', 'metadata-only'],
+      ]);
+    });
+  },
+);
