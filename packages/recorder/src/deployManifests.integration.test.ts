@@ -1,5 +1,6 @@
 import { ClusterAdmin } from '@krypton/kube-testenv';
 import { recorderManifest as manifest } from './local/localRecorder';
+import { describeLocalCluster } from './__testUtils__/recorderHarness';
 
 // Deep reads of manifests whose shape each assertion states.
 const recorderManifest = (file: string) =>
@@ -9,9 +10,6 @@ const recorderManifest = (file: string) =>
 // process there): each is checked by the real API server with a server-side dry run, so a field
 // that Kubernetes would refuse fails here. The cert-manager objects need cert-manager's CRDs,
 // which this control plane does not have; their apiVersion and kinds are checked as written.
-const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
-  ? describe.skip
-  : describe;
 
 const PATHS: Record<string, (ns?: string) => string> = {
   Deployment: ns => `/apis/apps/v1/namespaces/${ns}/deployments`,

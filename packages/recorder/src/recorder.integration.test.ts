@@ -5,18 +5,12 @@ import https from 'node:https';
 import { RECORD_PATH } from './server';
 import {
   allowAll,
+  describeLocalCluster,
   b64,
   kryptonEngines,
   text,
   useRecorderHarness,
 } from './__testUtils__/recorderHarness';
-
-// The recorder serves on loopback with the control plane's own serving certificate (its SANs
-// include 127.0.0.1), so the API server verifies it with the CA it already has. Only the control
-// plane that the test run starts has those files.
-const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
-  ? describe.skip
-  : describe;
 
 jest.setTimeout(30_000);
 

@@ -2,17 +2,12 @@ import { eventually, testClusterState } from '@krypton/kube-testenv';
 import type { NativeSecret } from '@krypton/core';
 import {
   allowAll,
+  b64,
+  describeLocalCluster,
   kryptonEngines,
   text,
   useRecorderHarness,
 } from './__testUtils__/recorderHarness';
-
-// The recorder serves on loopback with the control plane's own serving certificate (its SANs
-// include 127.0.0.1), so the API server verifies it with the CA it already has. Only the control
-// plane that the test run starts has those files.
-const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
-  ? describe.skip
-  : describe;
 
 jest.setTimeout(30_000);
 
@@ -264,7 +259,7 @@ describeLocalCluster(
       const created = await admin.createSecret(ns.name, {
         metadata: { name: 'unrecorded' },
         type: 'Opaque',
-        data: { password: Buffer.from('first').toString('base64') },
+        data: { password: b64('first') },
       });
 
       await kubectl(['delete', 'secret', 'unrecorded']);

@@ -16,6 +16,16 @@ import { join } from 'node:path';
 import { kubeSend } from '../kubeSend';
 import { LocalRecorder, startLocalRecorder } from '../local/localRecorder';
 
+/**
+ * describe, or describe.skip on an existing cluster (KRYPTON_TEST_KUBECONFIG): the recorder serves
+ * on loopback with the control plane's own serving certificate (its SANs include 127.0.0.1), so
+ * the API server verifies it with the CA it already has, and only the control plane that the test
+ * run starts has those files.
+ */
+export const describeLocalCluster = process.env.KRYPTON_TEST_KUBECONFIG
+  ? describe.skip
+  : describe;
+
 /** Krypton's engines, as a host in impersonation mode builds them, acting as the admin. */
 export function kryptonEngines() {
   const admin = () => new RestKubeGateway(kubeSend(kubeConfigFor('admin')));
@@ -110,21 +120,27 @@ export function useRecorderHarness(prefix: string) {
 
   /**
    * Registers deploy/recorder/webhook.yaml for this namespace only (other test files share the
-   * API server), calling `url`: the recorder's own, or one a test points elsewhere.
+   * API server), calling the recorder itself (register() waits until it is called) or a `url`
+   * that a test points elsewhere, until a probe's change shows `probe`.
    */
-  async function register(options: {
-    url?: string;
-    failurePolicy?: 'Fail' | 'Ignore';
-    /** What a data change of a probe Secret shows once the configuration is in effect. */
-    probe?: Probe;
-  }) {
+  async function register(
+    options:
+      | { url?: undefined }
+      | {
+          url: string;
+          failurePolicy?: 'Fail' | 'Ignore';
+          /** What a data change of a probe Secret shows once the configuration is in effect. */
+          probe: Exclude<Probe, 'recorded'>;
+        },
+  ) {
     await running().register({
       name: webhook,
-      url: options.url,
       namespace: ns.name,
-      failurePolicy: options.failurePolicy,
+      ...(options.url === undefined
+        ? {}
+        : { url: options.url, failurePolicy: options.failurePolicy }),
     });
-    await untilInEffect(options.probe ?? 'recorded');
+    if (options.url !== undefined) await untilInEffect(options.probe);
   }
 
   /**
@@ -243,7 +259,6 @@ export function useRecorderHarness(prefix: string) {
     managed,
     kubectl,
     register,
-    untilInEffect,
     history,
     historyOf,
     patchValue,

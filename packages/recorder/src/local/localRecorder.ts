@@ -14,6 +14,11 @@ const RECORDER_ROOT = resolve(__dirname, '..', '..');
 const DEPLOY = resolve(RECORDER_ROOT, '..', '..', 'deploy', 'recorder');
 const WEBHOOKS =
   '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+/** The Secret that register() changes, in dry runs only, until the recorder is called. */
+const PROBE = 'krypton-recorder-probe';
+const secretsPath = (namespace: string) =>
+  `/api/v1/namespaces/${namespace}/secrets`;
+const probePath = (namespace: string) => `${secretsPath(namespace)}/${PROBE}`;
 const SERVICE_ACCOUNT = {
   namespace: 'krypton-system',
   name: 'krypton-recorder',
@@ -48,7 +53,10 @@ export interface LocalRecorder {
   pid: number;
   /** Every line the recorder logged so far. */
   log: RecorderLogLine[];
-  /** Writes the webhook configuration of deploy/recorder/webhook.yaml for this recorder. */
+  /**
+   * Writes the webhook configuration of deploy/recorder/webhook.yaml for this recorder and, when
+   * the API server calls this recorder, waits until it does.
+   */
   register(registration: WebhookRegistration): Promise<void>;
   unregister(name: string): Promise<void>;
   /** Removes what register wrote and stops the process. */
@@ -233,6 +241,45 @@ export async function startLocalRecorder(
       );
     });
     const caBundle = readFileSync(plane.caFile).toString('base64');
+    const probes = new Set<string>();
+    /**
+     * The API server applies a new webhook configuration a moment after it is written: dry-run
+     * changes of a managed probe Secret until the recorder is called for one. A dry run writes
+     * nothing (the webhook's sideEffects are NoneOnDryRun), so the probe gains no history.
+     */
+    const untilCalled = async (namespace: string) => {
+      if (!probes.has(namespace)) {
+        const res = await admin({
+          method: 'POST',
+          path: secretsPath(namespace),
+          resource: 'secrets',
+          body: {
+            metadata: {
+              name: PROBE,
+              labels: { 'krypton.io/managed-by': 'krypton' },
+            },
+            type: 'Opaque',
+          },
+        });
+        if (res.status !== 409) expect(res, 201, `create ${PROBE}`);
+        probes.add(namespace);
+      }
+      const called = () =>
+        log.some(l => l.namespace === namespace && l.name === PROBE);
+      for (let i = 0; i < 200 && !called(); i++) {
+        await admin({
+          method: 'PATCH',
+          path: probePath(namespace),
+          query: { dryRun: 'All' },
+          contentType: 'application/merge-patch+json',
+          resource: 'secrets',
+          body: { data: { probe: Buffer.from(String(i)).toString('base64') } },
+        });
+        if (!called()) await new Promise(r => setTimeout(r, 50));
+      }
+      if (!called())
+        throw new Error(`the webhook did not take effect in ${namespace}`);
+    };
     const recorder: LocalRecorder = {
       url,
       pid: child.pid!,
@@ -253,6 +300,10 @@ export async function startLocalRecorder(
           201,
           `register webhook ${registration.name}`,
         );
+        if (registration.url === undefined)
+          await untilCalled(
+            registration.namespace ?? SERVICE_ACCOUNT.namespace,
+          );
       },
       async unregister(name) {
         registered.delete(name);
@@ -266,6 +317,13 @@ export async function startLocalRecorder(
       async stop() {
         try {
           for (const name of [...registered]) await recorder.unregister(name);
+          // Once no webhook calls the recorder, deleting a probe records nothing.
+          for (const namespace of probes)
+            await admin({
+              method: 'DELETE',
+              path: probePath(namespace),
+              resource: 'secrets',
+            });
         } finally {
           await stopChild(child);
           rmSync(work, { recursive: true, force: true });
