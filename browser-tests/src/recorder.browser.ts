@@ -16,6 +16,7 @@ import {
 } from './support';
 
 const SECRET = 'browser-recorded';
+const DELETED = 'browser-deleted';
 const WEBHOOK = 'krypton-recorder-browser';
 const execFileAsync = promisify(execFile);
 
@@ -36,6 +37,20 @@ async function kubectlPatch(name: string, key: string, value: string) {
     'merge',
     '-p',
     JSON.stringify({ data: { [key]: b64(value) } }),
+  ]);
+}
+
+/** kubectl delete of a Secret in the demo namespace, as the cluster's admin, outside Krypton. */
+async function kubectlDelete(name: string) {
+  const { kubectl, adminKubeconfig } = stack();
+  await execFileAsync(kubectl, [
+    '--kubeconfig',
+    adminKubeconfig,
+    '-n',
+    DEMO_NAMESPACE,
+    'delete',
+    'secret',
+    name,
   ]);
 }
 
@@ -104,6 +119,44 @@ describe('a change made with kubectl', () => {
       ['1', `kubernetes:${stack().adminUser}`],
       ['2', 'user:default/guest'],
     ]);
+    await page.close();
+  });
+
+  it('keeps a Secret deleted with kubectl under Deleted Secrets, and Recreate brings a kept version back', async () => {
+    await createManagedSecret(DELETED, { token: 'first-value' });
+    await kubectlPatch(DELETED, 'token', 'last-value');
+    const { uid } = (await readSecret(DELETED)).metadata;
+    await kubectlDelete(DELETED);
+
+    const page = await context.newPage();
+    await page.goto(`/krypton?namespace=${DEMO_NAMESPACE}`);
+    const table = page.getByRole('table', { name: 'Deleted Secrets' });
+    const row = table.getByRole('row').filter({
+      has: page.getByRole('rowheader', { name: new RegExp(`^${DELETED}`) }),
+    });
+    await row.getByText(`deleted by ${stack().adminUser}`).waitFor();
+    await row.getByText('Version 2').waitFor();
+    await screenshot(page, 'deleted-secrets');
+
+    await row.getByRole('button', { name: `Recreate ${DELETED}…` }).click();
+    const dialog = page.getByRole('dialog', { name: `Recreate ${DELETED}` });
+    await dialog.waitFor();
+    await dialog.getByRole('radio', { name: /^Version 1/ }).check();
+    await screenshot(page, 'deleted-secrets-recreate');
+    await dialog.getByRole('button', { name: 'Recreate', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(`Recreated ${DELETED}.`).waitFor();
+
+    const recreated = await readSecret(DELETED);
+    expect(recreated.metadata.uid).not.toBe(uid);
+    expect(decodeValue(recreated, 'token')).toBe('first-value');
+    expect(recreated.metadata.annotations?.['krypton.io/version']).toBe('1');
+    // The deleted lifetime stays listed, now under a name that a live Secret holds.
+    await row
+      .getByText(
+        `A Secret named ${DELETED} exists now, so it cannot be recreated.`,
+      )
+      .waitFor();
     await page.close();
   });
 });

@@ -326,6 +326,61 @@ export interface RestoreRequest {
 }
 
 /**
+ * A Secret that is gone while Krypton keeps its history: its name no longer names a live object
+ * with that UID. The history is bound to the old UID, so it is reached here, never through a later
+ * Secret of the same name.
+ *
+ * @public
+ */
+export interface DeletedSecretSummary {
+  /** The deleted Secret's name. */
+  name: string;
+  /** The UID of the deleted lifetime: what a recreate names, and all its snapshots bind. */
+  uid: string;
+  /** Its type, as the newest kept version records it. */
+  type: string;
+  /** Its description, as the newest kept version records it. */
+  description?: string;
+  /**
+   * Who deleted it, when and with what tool: from the final state that Krypton's recorder kept at
+   * the delete. Absent when no recorder kept one (a delete before the recorder ran, or one
+   * through Krypton that kept history without it).
+   */
+  deletedBy?: string;
+  /** When it was deleted, from the same final state. */
+  deletedAt?: string;
+  /** The delete's field manager, when it named one. */
+  deletedVia?: string;
+  /** A live Secret of that name exists now (a later lifetime), so a recreate would conflict. */
+  nameTaken: boolean;
+  /** The kept versions, newest first: metadata only, never values. */
+  versions: VersionSummary[];
+}
+
+/**
+ * GET .../namespaces/:namespace/deleted-secrets: sorted by name, then newest deletion first.
+ *
+ * @public
+ */
+export interface DeletedSecretList {
+  /** The namespace's deleted Secrets that the caller may see. */
+  items: DeletedSecretSummary[];
+}
+
+/**
+ * POST .../namespaces/:namespace/deleted-secrets/:name/recreate: creates a new Secret of that
+ * name from one kept version of the deleted lifetime `uid`.
+ *
+ * @public
+ */
+export interface RecreateRequest {
+  /** The deleted lifetime's UID, as the list names it. */
+  uid: string;
+  /** The kept version to recreate from. */
+  version: number;
+}
+
+/**
  * DELETE .../secrets/:name: 200 with status deleted, 202 with status pending.
  *
  * @public

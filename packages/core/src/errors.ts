@@ -122,6 +122,12 @@ export const messages = {
   historyUnreadable:
     "Krypton could not read the Secret's history. Try again later.",
   versionNotFound: "That version is not in this Secret's history.",
+  deletedNotFound:
+    'Krypton keeps no history of a deleted Secret with this name and UID.',
+  keptVersionChanged:
+    'The kept version changed while Krypton read it. Reload the deleted Secrets and try again.',
+  notDeleted:
+    'This Secret is not deleted: it still exists. Restore one of its versions from its history instead.',
   pendingDeletion:
     'The Secret is being deleted (deletion is pending), so it cannot be restored. Reload it.',
   restartDisabled: 'Restarting apps is disabled on this deployment',

@@ -49,6 +49,7 @@ export * from './recorder/admissionReview';
 export * from './recorder/secretRecorder';
 export * from './recorder/outsideChange';
 export * from './kubernetes/versionedSecrets';
+export * from './kubernetes/deletedSecrets';
 export * from './kubernetes/secretReferences';
 export * from './kubernetes/restartConsumers';
 export * from './kubernetes/storageRewrite';

@@ -2,6 +2,7 @@ import {
   AccessRules,
   AdoptSecretRequest,
   CreateSecretRequest,
+  RecreateRequest,
   RestoreRequest,
   SecretFields,
   UpdateSecretRequest,
@@ -436,10 +437,7 @@ export function parseVersionParam(raw: string): number {
   return Number(raw);
 }
 
-/** @public */
-export function parseRestoreRequest(raw: unknown): RestoreRequest {
-  const body = requireObject(raw);
-  rejectUnknownFields(body, ['version', 'resourceVersion']);
+function readVersion(body: Record<string, unknown>): number {
   const version = body.version;
   if (
     typeof version !== 'number' ||
@@ -448,7 +446,39 @@ export function parseRestoreRequest(raw: unknown): RestoreRequest {
   ) {
     throw invalid('"version" must be the positive whole number of a version.');
   }
-  return { version, resourceVersion: readResourceVersion(body) };
+  return version;
+}
+
+/** @public */
+export function parseRestoreRequest(raw: unknown): RestoreRequest {
+  const body = requireObject(raw);
+  rejectUnknownFields(body, ['version', 'resourceVersion']);
+  return {
+    version: readVersion(body),
+    resourceVersion: readResourceVersion(body),
+  };
+}
+
+/**
+ * Kubernetes writes UIDs as RFC 4122 text; anything else cannot name an object's lifetime, so it
+ * is refused before any request.
+ */
+const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The body of a recreate: the deleted lifetime's UID and a version.
+ *
+ * @public
+ */
+export function parseRecreateRequest(raw: unknown): RecreateRequest {
+  const body = requireObject(raw);
+  rejectUnknownFields(body, ['uid', 'version']);
+  if (typeof body.uid !== 'string' || !UID.test(body.uid)) {
+    throw invalid(
+      '"uid" is required: send the UID of the deleted Secret, as the list of deleted Secrets names it.',
+    );
+  }
+  return { uid: body.uid, version: readVersion(body) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { eventually, testClusterState } from '@krypton/kube-testenv';
+import { deletedSecretSummary } from '@krypton/core';
 import type { NativeSecret } from '@krypton/core';
 import {
   allowAll,
@@ -99,6 +100,58 @@ describeLocalCluster(
         ['UPDATE', 'recorded'],
         ['DELETE', 'recorded'],
       ]);
+    });
+
+    it('lists a kubectl-deleted Secret with its deleter, and recreates it from the final state into a new lifetime', async () => {
+      const name = 'recovered-after-kubectl';
+      const created = await admin.createSecret(
+        ns.name,
+        managed(name, { password: 'first' }),
+      );
+      await patchValue(name, 'second');
+      await kubectl(['delete', 'secret', name]);
+      const oldUid = created.metadata.uid;
+      const kept = await historyOf(oldUid);
+
+      const engines = kryptonEngines();
+      const [listed] = (await engines.deleted.list(ns.name)).filter(
+        l => l.owner.name === name,
+      );
+      expect(listed.owner.uid).toBe(oldUid);
+      expect(listed.nameTaken).toBe(false);
+      const summary = deletedSecretSummary(listed);
+      expect(summary.deletedBy).toBe(outsider());
+      expect(
+        summary.versions.map(v => [v.version, v.finalState ?? false]),
+      ).toEqual([
+        [2, true],
+        [1, false],
+      ]);
+
+      const recreated = await engines.deleted.recreate(
+        ns.name,
+        name,
+        { uid: oldUid, version: 2 },
+        () => undefined,
+      );
+      expect(recreated.metadata.uid).not.toBe(oldUid);
+      expect(text(recreated.data?.password)).toBe('second');
+      expect(recreated.metadata.annotations?.['krypton.io/version']).toBe('1');
+
+      // The new Secret's outside changes start its own history; the old one is untouched.
+      await patchValue(name, 'third');
+      expect(
+        (await historyOf(recreated.metadata.uid!)).map(v => [
+          v.version,
+          v.data,
+        ]),
+      ).toEqual([[1, { password: 'second' }]]);
+      expect(await historyOf(oldUid)).toEqual(kept);
+      const [after] = (await engines.deleted.list(ns.name)).filter(
+        l => l.owner.name === name,
+      );
+      expect(after.nameTaken).toBe(true);
+      expect(after.owner.uid).toBe(oldUid);
     });
 
     it("keeps nothing of Krypton's own delete with history cleanup", async () => {

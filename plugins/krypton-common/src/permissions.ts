@@ -114,6 +114,19 @@ export const kryptonSecretRestartPermission = createPermission({
 });
 
 /**
+ * Recreate a deleted Secret from one of its kept versions. Asked together with
+ * `krypton.secret.create`, on the Secret as it would be created, so that a policy can allow
+ * creating Secrets without allowing old values back.
+ *
+ * @public
+ */
+export const kryptonSecretRecreatePermission = createPermission({
+  name: 'krypton.secret.recreate',
+  attributes: { action: 'create' },
+  resourceType: KRYPTON_SECRET_RESOURCE_TYPE,
+});
+
+/**
  * Run the operator-facing storage rewrite (re-encrypt Krypton's objects with the current key).
  *
  * @public
@@ -176,6 +189,7 @@ export const kryptonSecretPermissions = [
   kryptonSecretDeletePermission,
   kryptonSecretRestorePermission,
   kryptonSecretRestartPermission,
+  kryptonSecretRecreatePermission,
 ];
 
 /** @public */
@@ -187,5 +201,6 @@ export const kryptonPermissions = [
   kryptonSecretDeletePermission,
   kryptonSecretRestorePermission,
   kryptonSecretRestartPermission,
+  kryptonSecretRecreatePermission,
   kryptonStorageRewritePermission,
 ];

@@ -67,12 +67,12 @@ export function headlampKrypton(options: {
   const settings = { ...DEFAULT_HEADLAMP_SETTINGS, ...options.settings };
   // Headlamp has one identity, the user's: every call, the history archive and workload patches
   // included, is theirs, as in the server's impersonation mode, so nothing needs a dry run first.
-  const { live, versioned, restart } = createEngines({
+  const engines = createEngines({
     mode: 'impersonation',
     gateways: { user: options.gateway, krypton: options.gateway },
     cluster: options.cluster,
     settings,
     actor: options.actor,
   });
-  return { live, versioned, restart, gate: RBAC_ONLY_GATE, settings };
+  return { ...engines, gate: RBAC_ONLY_GATE, settings };
 }

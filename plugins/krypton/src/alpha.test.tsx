@@ -117,6 +117,7 @@ describe('the page in an app of the new frontend system', () => {
         HttpResponse.json({ served: false, migrations: [] }),
       ),
       http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
+      http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
     );
     const tester = createExtensionTester(
       kryptonPlugin.getExtension('page:krypton'),

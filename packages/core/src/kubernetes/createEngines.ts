@@ -1,5 +1,6 @@
 import { IdentityMode } from '../dto';
 import { Parsed } from '../settings';
+import { DeletedSecrets } from './deletedSecrets';
 import { SecretHistory } from './history';
 import { RequestGateways, engineGateways } from './identities';
 import { LiveSecrets } from './liveSecrets';
@@ -32,6 +33,8 @@ export interface KryptonEngines {
   versioned: VersionedSecrets;
   /** Workload discovery and restarts, with the workload identity of the mode. */
   restart: RestartConsumers;
+  /** Secrets that are gone while their history is kept, and their recreation. */
+  deleted: DeletedSecrets;
 }
 
 /**
@@ -62,18 +65,24 @@ export function createEngines(options: {
     historyLimit: settings.historyLimit,
     proveWrites: gateways.proveLiveWrites,
   });
+  const history = new SecretHistory({
+    gateway: gateways.archive,
+    annotationPrefix: settings.annotationPrefix,
+    historyLimit: settings.historyLimit,
+  });
   const versioned = new VersionedSecrets({
     live,
-    history: new SecretHistory({
-      gateway: gateways.archive,
-      annotationPrefix: settings.annotationPrefix,
-      historyLimit: settings.historyLimit,
-    }),
+    history,
     actor: options.actor,
   });
   const restart = new RestartConsumers({
     gateway: gateways.archive,
     annotationPrefix: settings.annotationPrefix,
   });
-  return { live, versioned, restart };
+  return {
+    live,
+    versioned,
+    restart,
+    deleted: new DeletedSecrets({ live, history }),
+  };
 }

@@ -1,4 +1,4 @@
-import { KryptonKeys, kryptonKeys } from '../annotations';
+import { KryptonKeys, MANAGED_BY_VALUE, kryptonKeys } from '../annotations';
 import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
 import { Parsed } from '../settings';
 import { historyCleanedMark } from './deleteMarker';
@@ -129,7 +129,7 @@ export class SecretHistory {
    */
   async inventory(
     namespace: string,
-    live: NativeSecret,
+    live: NativeSecret | HistoryOwner,
   ): Promise<SnapshotRecord[]> {
     const out: SnapshotRecord[] = [];
     const owner = ownerOf(live);
@@ -158,6 +158,49 @@ export class SecretHistory {
       throw historyError(err, 'read');
     }
     return out.sort((a, b) => a.version - b.version);
+  }
+
+  /**
+   * Every validated snapshot of a namespace, grouped by the lifetime it belongs to (source UID and
+   * name), each group oldest first. Metadata only, like inventory. A snapshot validates against
+   * the binding it names itself; whether that lifetime still lives is for the caller to decide.
+   */
+  async kept(namespace: string): Promise<SnapshotRecord[][]> {
+    const groups = new Map<string, SnapshotRecord[]>();
+    try {
+      for await (const page of readInventory(
+        request => this.gateway.listMetadata(SECRETS, namespace, request),
+        {
+          labelSelector: `${this.keys.managedBy}=${MANAGED_BY_VALUE},${this.keys.kind}=history`,
+          fieldSelector: HISTORY_FIELD_SELECTOR,
+        },
+      )) {
+        for (const item of page) {
+          const annotations = item.metadata.annotations ?? {};
+          const owner = {
+            uid: annotations[this.keys.sourceUid] ?? '',
+            name: annotations[this.keys.historyOf] ?? '',
+          };
+          const record = await readHistoryRecord(
+            item,
+            this.keys,
+            owner,
+            'metadata',
+          );
+          if (!record) continue;
+          // A newline is in neither a UID nor a Secret name.
+          const key = `${record.sourceUid}\n${record.historyOf}`;
+          const group = groups.get(key);
+          if (group) group.push(record);
+          else groups.set(key, [record]);
+        }
+      }
+    } catch (err) {
+      throw historyError(err, 'read');
+    }
+    return [...groups.values()].map(g =>
+      g.sort((a, b) => a.version - b.version),
+    );
   }
 
   /**
@@ -262,7 +305,7 @@ export class SecretHistory {
    */
   async read(
     namespace: string,
-    live: NativeSecret,
+    live: NativeSecret | HistoryOwner,
     version: number,
   ): Promise<{ record: SnapshotRecord; snapshot: NativeSecret }> {
     const notFound = () =>
@@ -377,6 +420,7 @@ export class SecretHistory {
   }
 }
 
-function ownerOf(live: NativeSecret): HistoryOwner {
+function ownerOf(live: NativeSecret | HistoryOwner): HistoryOwner {
+  if (!('metadata' in live)) return live;
   return { uid: live.metadata.uid!, name: live.metadata.name! };
 }

@@ -20,6 +20,7 @@ import { Parsed } from '../settings';
 import { fromKubeError } from './errors';
 import {
   ListOptions,
+  listLiveUids,
   listSecretItems,
   secretListSelector,
 } from './secretListing';
@@ -307,7 +308,20 @@ export class LiveSecrets {
   ): Promise<NativeSecret> {
     const secret = plannedCreate(namespace, req, this.keys);
     admit(secret);
+    return this.createPlanned(namespace, secret);
+  }
+
+  /** Creates a Secret that a plan built and the gates admitted. */
+  async createPlanned(
+    namespace: string,
+    secret: NativeSecret,
+  ): Promise<NativeSecret> {
     return this.kube(g => g.create(SECRETS, namespace, secret));
+  }
+
+  /** listLiveUids of a namespace, as this caller's gateway lists it. */
+  async liveUids(namespace: string): Promise<Map<string, string>> {
+    return listLiveUids(this.options.gateway, namespace, this.keys);
   }
 
   private planning() {

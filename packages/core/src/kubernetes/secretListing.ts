@@ -148,12 +148,48 @@ export async function listSecretItems(
       }
     }
   } catch (err) {
-    if (err instanceof IncompleteListError) {
-      throw err.cause === 'budget'
-        ? new KryptonError('unavailable', messages.listTooLarge)
-        : new KryptonError('unavailable', messages.unavailable);
-    }
-    throw fromKubeError(err);
+    throw listError(err);
   }
   return out.sort((x, y) => x.name.localeCompare(y.name));
+}
+
+function listError(err: unknown): KryptonError {
+  if (err instanceof IncompleteListError) {
+    return err.cause === 'budget'
+      ? new KryptonError('unavailable', messages.listTooLarge)
+      : new KryptonError('unavailable', messages.unavailable);
+  }
+  return fromKubeError(err);
+}
+
+/**
+ * The UID of every live Secret of a namespace, by name, as this gateway may list them: metadata
+ * only, never history, under the same budget as a Secret list. What tells a kept history whose
+ * Secret is gone from one whose Secret lives.
+ *
+ * @public
+ */
+export async function listLiveUids(
+  gateway: KubeGateway,
+  namespace: string,
+  keys: KryptonKeys,
+): Promise<Map<string, string>> {
+  const uids = new Map<string, string>();
+  try {
+    for await (const page of readInventory(
+      request => gateway.listMetadata(SECRETS, namespace, request),
+      {
+        labelSelector: secretListSelector(keys, false),
+        budget: SECRET_LIST_BUDGET,
+      },
+    )) {
+      for (const secret of page) {
+        const { name, uid } = secret.metadata;
+        if (name && uid && !isSnapshotSecret(secret, keys)) uids.set(name, uid);
+      }
+    }
+  } catch (err) {
+    throw listError(err);
+  }
+  return uids;
 }

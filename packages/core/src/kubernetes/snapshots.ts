@@ -1,5 +1,5 @@
 import { KryptonKeys, MANAGED_BY_VALUE, readAccessRules } from '../annotations';
-import { AccessRules } from '../dto';
+import { AccessRules, VersionSummary } from '../dto';
 import { SNAPSHOT_NAME_PREFIX } from '../limits';
 import { validateSecretName } from '../validation';
 import { sameData } from './secretData';
@@ -180,6 +180,25 @@ export async function readSnapshotRecord(
   if (metadata.deletionTimestamp)
     record.deletionTimestamp = metadata.deletionTimestamp;
   return record;
+}
+
+/**
+ * What the version list shows of a record: never its values.
+ *
+ * @public
+ */
+export function versionSummary(record: SnapshotRecord): VersionSummary {
+  const out: VersionSummary = {
+    version: record.version,
+    snapshotAt: record.snapshotAt,
+    snapshotBy: record.snapshotBy,
+    sourceType: record.sourceType,
+    sourceResourceVersion: record.sourceResourceVersion,
+    keys: record.keys,
+  };
+  if (record.snapshotVia) out.snapshotVia = record.snapshotVia;
+  if (record.finalState) out.finalState = true;
+  return out;
 }
 
 /**

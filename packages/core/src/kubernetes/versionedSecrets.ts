@@ -16,7 +16,7 @@ import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
 import { LiveGate, LiveSecrets } from './liveSecrets';
 import { splitData } from './secretViews';
 import { requiredActions } from './writePlan';
-import { SnapshotRecord } from './snapshots';
+import { versionSummary } from './snapshots';
 import { NativeSecret } from './types';
 
 /** @public */
@@ -51,20 +51,6 @@ export interface DeleteOutcomeReport {
 }
 
 const stale = () => new KryptonError('conflict', messages.staleRevision);
-
-function summary(record: SnapshotRecord): VersionSummary {
-  const out: VersionSummary = {
-    version: record.version,
-    snapshotAt: record.snapshotAt,
-    snapshotBy: record.snapshotBy,
-    sourceType: record.sourceType,
-    sourceResourceVersion: record.sourceResourceVersion,
-    keys: record.keys,
-  };
-  if (record.snapshotVia) out.snapshotVia = record.snapshotVia;
-  if (record.finalState) out.finalState = true;
-  return out;
-}
 
 /**
  * The writes that history stands behind: every data-changing update and every restore first saves
@@ -279,7 +265,7 @@ export class VersionedSecrets {
       metadataOnly: true,
     });
     const records = await this.history.inventory(namespace, live);
-    return records.reverse().map(summary);
+    return records.reverse().map(versionSummary);
   }
 
   /** One version with its values, split into lossless text and original base64. */
@@ -302,7 +288,7 @@ export class VersionedSecrets {
     );
     const split = splitData(snapshot.data);
     const dto: VersionDto = {
-      ...summary(record),
+      ...versionSummary(record),
       cluster: this.live.cluster,
       namespace,
       name,

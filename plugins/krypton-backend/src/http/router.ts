@@ -12,6 +12,7 @@ import { KryptonServices, admitSecretName } from '../services';
 import { serverTiming } from '../diagnostics/serverTiming';
 import { authGate } from './authGate';
 import { jsonBody } from './body';
+import { deletedSecretsRoutes } from './deletedSecretsRoutes';
 import { errorHandler } from './errorHandler';
 import { historyRoutes } from './historyRoutes';
 import { namespacesRoutes } from './namespacesRoutes';
@@ -84,13 +85,20 @@ export async function createRouter(
   const scoped = Router({ mergeParams: true });
   // The name rule runs before the body is read, so a snapshot name answers 404 whatever body
   // comes with it; the services apply it again for callers that are not routes.
-  scoped.use('/namespaces/:namespace/secrets/:name', (req, _res, next) => {
-    admitSecretName(req.params.name);
-    next();
-  });
+  scoped.use(
+    [
+      '/namespaces/:namespace/secrets/:name',
+      '/namespaces/:namespace/deleted-secrets/:name',
+    ],
+    (req, _res, next) => {
+      admitSecretName(req.params.name);
+      next();
+    },
+  );
   scoped.use(...jsonBody());
   secretsRoutes(scoped, services.secrets);
   historyRoutes(scoped, services.history);
+  deletedSecretsRoutes(scoped, services.deleted);
   restartRoutes(scoped, services.restart);
   storageRoutes(scoped, services.storage);
   namespacesRoutes(scoped, services.namespaces);

@@ -22,6 +22,7 @@ export const AUDIT_EVENTS = {
   adopt: { eventId: 'secret-adopt', severityLevel: 'high' },
   versionRead: { eventId: 'secret-version-read', severityLevel: 'medium' },
   restore: { eventId: 'secret-restore', severityLevel: 'high' },
+  recreate: { eventId: 'secret-recreate', severityLevel: 'high' },
   delete: { eventId: 'secret-delete', severityLevel: 'high' },
   restart: { eventId: 'secret-restart', severityLevel: 'high' },
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },

@@ -57,7 +57,7 @@ export function createContextResolver(deps: ContextDeps) {
     const namespace = validateNamespace(target.namespace);
     const caller = await identify(target);
     const { cluster, credentials, principal, actor, gateways } = caller;
-    const { live, versioned, restart } = createEngines({
+    const { live, versioned, restart, deleted } = createEngines({
       mode: config.identity,
       gateways,
       cluster: cluster.name,
@@ -79,6 +79,7 @@ export function createContextResolver(deps: ContextDeps) {
       live,
       versioned,
       restart,
+      deleted,
       gate: gates.gate,
       resourceOf,
       policyOn: permissions => requestPolicy.on(permissions),

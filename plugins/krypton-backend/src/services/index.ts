@@ -1,3 +1,4 @@
+import { DeletedSecretsService } from './deletedSecretsService';
 import { HistoryService } from './historyService';
 import { NamespacesService } from './namespacesService';
 import { RestartService } from './restartService';
@@ -17,6 +18,7 @@ export type { ServiceOptions } from './deps';
 export interface KryptonServices {
   secrets: SecretsService;
   history: HistoryService;
+  deleted: DeletedSecretsService;
   restart: RestartService;
   storage: StorageService;
   namespaces: NamespacesService;
@@ -29,6 +31,7 @@ export function createKryptonServices(
   return {
     secrets: new SecretsService(deps),
     history: new HistoryService(deps),
+    deleted: new DeletedSecretsService(deps),
     restart: new RestartService(deps),
     storage: new StorageService(deps),
     namespaces: new NamespacesService(deps),

@@ -5,6 +5,7 @@ import {
 import { ResourcePermission } from '@backstage/plugin-permission-common';
 import { KRYPTON_SECRET_RESOURCE_TYPE } from '@krypton/plugin-krypton-common';
 import {
+  DeletedSecrets,
   LiveGate,
   LiveSecrets,
   NativeSecret,
@@ -59,6 +60,8 @@ export interface SecretRequestContext extends ClusterRequestContext {
   versioned: VersionedSecrets;
   /** Workload discovery and restarts, with the workload identity of the mode. */
   restart: RestartConsumers;
+  /** Secrets that are gone while their history is kept, and their recreation. */
+  deleted: DeletedSecrets;
   gate: LiveGate;
   /** What a permission policy's conditions see of a Secret of this namespace. */
   resourceOf(secret: NativeSecret): KryptonSecretResource;

@@ -4,8 +4,10 @@ import {
   ConsumersResult,
   CreateSecretRequest,
   DeleteResult,
+  DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  RecreateRequest,
   RestartResult,
   RestoreRequest,
   SecretDto,
@@ -106,6 +108,21 @@ export interface KryptonApi {
   restoreVersion(
     location: SecretLocation,
     request: RestoreRequest,
+  ): Promise<SecretWriteAnswer>;
+  /**
+   * The namespace's Secrets that are gone while Krypton keeps their history, newest version
+   * first, metadata only. Raises a 403 ResponseError when the user may not list the namespace's
+   * Secrets, which must not read as "none were deleted".
+   */
+  listDeletedSecrets(location: NamespaceLocation): Promise<DeletedSecretList>;
+  /**
+   * Creates a new Secret of the deleted one's name from one kept version (`uid` names the deleted
+   * lifetime); it starts a new history at version 1. Answers the created Secret, with its values
+   * only when the caller may reveal them. Rejects with a conflict (409) when the name is taken.
+   */
+  recreateSecret(
+    location: SecretLocation,
+    request: RecreateRequest,
   ): Promise<SecretWriteAnswer>;
   listConsumers(location: SecretLocation): Promise<ConsumersResult>;
   restartConsumers(location: SecretLocation): Promise<RestartResult>;

@@ -307,6 +307,128 @@ describe('KryptonClient', () => {
       expect(seen).toEqual(['PUT', 'restore', 'POST']);
     });
 
+    it('lists the deleted Secrets of the default or a named cluster, encoding each segment', async () => {
+      const items = [
+        {
+          name: 'db',
+          uid: '0b1c2d3e-0000-4000-8000-000000000001',
+          type: 'Opaque',
+          deletedBy: 'kubernetes:admin',
+          deletedAt: '2026-12-01T10:00:00Z',
+          nameTaken: false,
+          versions: [],
+        },
+      ];
+      const seen: string[] = [];
+      server.use(
+        http.get(`${baseUrl}/*`, ({ request }) => {
+          seen.push(new URL(request.url).pathname);
+          return HttpResponse.json({ items });
+        }),
+      );
+      await expect(
+        client.listDeletedSecrets({ namespace: 'ns' }),
+      ).resolves.toEqual({ items });
+      await client.listDeletedSecrets({ cluster: 'prod eu', namespace: 'n/s' });
+      expect(seen).toEqual([
+        '/api/krypton/namespaces/ns/deleted-secrets',
+        '/api/krypton/clusters/prod%20eu/namespaces/n%2Fs/deleted-secrets',
+      ]);
+    });
+
+    it('raises a refused list of deleted Secrets as a ResponseError', async () => {
+      server.use(
+        http.get(`${baseUrl}/namespaces/ns/deleted-secrets`, () =>
+          HttpResponse.json(
+            { error: 'Access denied.' },
+            { status: 403, statusText: 'Forbidden' },
+          ),
+        ),
+      );
+      await expect(
+        client.listDeletedSecrets({ namespace: 'ns' }),
+      ).rejects.toMatchObject({
+        name: 'ResponseError',
+        statusCode: 403,
+        message: 'Access denied.',
+      });
+    });
+
+    it('recreates a deleted Secret with its uid and version as a JSON body', async () => {
+      const created = {
+        cluster: 'prod',
+        namespace: 'ns',
+        name: 'a.b c',
+        uid: 'uid-new',
+        resourceVersion: '1',
+        type: 'Opaque',
+        immutable: false,
+        managed: true,
+        version: 1,
+        access: { owners: [], editors: [], viewers: [] },
+        keys: ['password'],
+        binaryKeys: [],
+        valuesOmitted: true,
+      };
+      const requests: { path: string; type: string | null; body: unknown }[] =
+        [];
+      server.use(
+        http.post(`${baseUrl}/*`, async ({ request }) => {
+          requests.push({
+            path: new URL(request.url).pathname,
+            type: request.headers.get('content-type'),
+            body: await request.json(),
+          });
+          return HttpResponse.json(created, { status: 201 });
+        }),
+      );
+      const request = {
+        uid: '0b1c2d3e-0000-4000-8000-000000000001',
+        version: 2,
+      };
+      await expect(
+        client.recreateSecret(
+          { cluster: 'prod', namespace: 'ns', name: 'a.b c' },
+          request,
+        ),
+      ).resolves.toEqual(created);
+      await client.recreateSecret({ namespace: 'ns', name: 'db' }, request);
+      expect(requests).toEqual([
+        {
+          path: '/api/krypton/clusters/prod/namespaces/ns/deleted-secrets/a.b%20c/recreate',
+          type: 'application/json',
+          body: request,
+        },
+        {
+          path: '/api/krypton/namespaces/ns/deleted-secrets/db/recreate',
+          type: 'application/json',
+          body: request,
+        },
+      ]);
+    });
+
+    it("raises a refused recreate with the backend's message", async () => {
+      server.use(
+        http.post(`${baseUrl}/namespaces/ns/deleted-secrets/db/recreate`, () =>
+          HttpResponse.json(
+            { error: 'A Secret with this name already exists.' },
+            { status: 409, statusText: 'Conflict' },
+          ),
+        ),
+      );
+      const error = await client
+        .recreateSecret(
+          { namespace: 'ns', name: 'db' },
+          { uid: '0b1c2d3e-0000-4000-8000-000000000001', version: 1 },
+        )
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseError);
+      expect(error).toMatchObject({
+        statusCode: 409,
+        message: 'A Secret with this name already exists.',
+      });
+    });
+
     it('returns the config with its error when the history limit is invalid', async () => {
       const config = {
         annotationPrefix: 'krypton.io',

@@ -4,8 +4,10 @@ import {
   ConsumersResult,
   CreateSecretRequest,
   DeleteResult,
+  DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  RecreateRequest,
   RestartResult,
   RestoreRequest,
   SecretDto,
@@ -29,14 +31,18 @@ import { responseError } from './responseError';
 
 const seg = encodeURIComponent;
 
-/** The route prefix of a namespace: the cluster segment only when one is named. */
-function namespacePath(location: NamespaceLocation): string {
-  const cluster = location.cluster ? `/clusters/${seg(location.cluster)}` : '';
-  return `${cluster}/namespaces/${seg(location.namespace)}/secrets`;
-}
-
 const clusterPath = (scope: { cluster?: string }) =>
   scope.cluster ? `/clusters/${seg(scope.cluster)}` : '';
+
+/** The route prefix of a namespace: the cluster segment only when one is named. */
+const namespaceRoot = (location: NamespaceLocation) =>
+  `${clusterPath(location)}/namespaces/${seg(location.namespace)}`;
+
+const namespacePath = (location: NamespaceLocation) =>
+  `${namespaceRoot(location)}/secrets`;
+
+const deletedPath = (location: NamespaceLocation) =>
+  `${namespaceRoot(location)}/deleted-secrets`;
 
 const secretPath = (location: SecretLocation) =>
   `${namespacePath(location)}/${seg(location.name)}`;
@@ -193,6 +199,20 @@ export class KryptonClient implements KryptonApi {
       method: 'POST',
       body: request,
     });
+  }
+
+  listDeletedSecrets(location: NamespaceLocation): Promise<DeletedSecretList> {
+    return this.json(deletedPath(location));
+  }
+
+  recreateSecret(
+    location: SecretLocation,
+    request: RecreateRequest,
+  ): Promise<SecretWriteAnswer> {
+    return this.json(
+      `${deletedPath(location)}/${seg(location.name)}/recreate`,
+      { method: 'POST', body: request },
+    );
   }
 
   listConsumers(location: SecretLocation): Promise<ConsumersResult> {

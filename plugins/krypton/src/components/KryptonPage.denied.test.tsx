@@ -27,6 +27,7 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
     let adopts = 0;
     server.use(
       http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
+      http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
       http.get(/\/namespaces$/, () =>
         HttpResponse.json({ error: 'Access denied.' }, { status: 403 }),
       ),

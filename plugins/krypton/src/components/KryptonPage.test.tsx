@@ -45,6 +45,7 @@ function serveBasics() {
     ),
     http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),
     http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
+    http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
     http.get(/\/storage-rewrite\/migrations$/, () =>
       HttpResponse.json({ served: false, migrations: [] }),
     ),

@@ -604,13 +604,20 @@ describe('hostile input over HTTP', () => {
   });
 
   describe('request bodies', () => {
-    type BodyRoute = 'create' | 'put' | 'adopt' | 'restore' | 'restart';
+    type BodyRoute =
+      | 'create'
+      | 'put'
+      | 'adopt'
+      | 'restore'
+      | 'restart'
+      | 'recreate';
     const BODY_ROUTES: BodyRoute[] = [
       'create',
       'put',
       'adopt',
       'restore',
       'restart',
+      'recreate',
     ];
     const bodyPath = (route: BodyRoute) =>
       ({
@@ -619,6 +626,7 @@ describe('hostile input over HTTP', () => {
         adopt: `${target()}/adopt`,
         restore: `${target()}/restore`,
         restart: `${target()}/restart-consumers`,
+        recreate: `/api/krypton/namespaces/${ns.name}/deleted-secrets/target/recreate`,
       }[route]);
     const bodyMethod = (route: BodyRoute) => (route === 'put' ? 'PUT' : 'POST');
     // A well-formed body per route that changes nothing, and its answer.
@@ -629,6 +637,8 @@ describe('hostile input over HTTP', () => {
         adopt: { resourceVersion: STALE },
         restore: { version: 1, resourceVersion: STALE },
         restart: {},
+        // The name lives, so this recreate is refused before any history is read.
+        recreate: { uid: '00000000-0000-4000-8000-000000000000', version: 1 },
       }[route]);
     const HARMLESS: Record<BodyRoute, number> = {
       create: 409,
@@ -636,6 +646,7 @@ describe('hostile input over HTTP', () => {
       adopt: 409,
       restore: 409,
       restart: 200,
+      recreate: 409,
     };
     const all = (status: number): Record<BodyRoute, number> => ({
       create: status,
@@ -643,6 +654,7 @@ describe('hostile input over HTTP', () => {
       adopt: status,
       restore: status,
       restart: status,
+      recreate: status,
     });
     const utf8 = (text: string) => Buffer.from(text, 'utf8');
     const bytes = (...parts: Array<string | number[]>) =>
@@ -1295,6 +1307,7 @@ describe('hostile input over HTTP', () => {
         'name',
         'resourceVersion',
         'version',
+        'uid',
         'type',
         'data',
         'binaryData',
@@ -1320,6 +1333,8 @@ describe('hostile input over HTTP', () => {
         restore: [400, 409],
         // restart-consumers takes no body: anything but {} is a 400.
         restart: [400],
+        // A generated UID never matches: the name lives (409) at best.
+        recreate: [400, 409],
       };
       await fc.assert(
         fc.asyncProperty(

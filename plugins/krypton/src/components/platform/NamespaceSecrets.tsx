@@ -20,6 +20,7 @@ import { summaryRow } from '../list/secretRows';
 import { SecretHref } from '../secretLink';
 import { AdoptDialog } from './AdoptDialog';
 import { CreateSecretDialog } from './CreateSecretDialog';
+import { DeletedSecrets } from './DeletedSecrets';
 
 export interface NamespaceSecretsProps {
   /** The namespace as the API addresses it (no cluster for the default cluster). */
@@ -28,7 +29,15 @@ export interface NamespaceSecretsProps {
   href?: SecretHref;
 }
 
-/** The Secrets of one namespace, with create and adopt. */
+type Done = 'created' | 'adopted' | 'recreated';
+
+const NOTICES = {
+  created: 'platform.namespace.created',
+  adopted: 'platform.namespace.adopted',
+  recreated: 'platform.deleted.recreated',
+} as const;
+
+/** The Secrets of one namespace, with create and adopt, and its deleted Secrets to recreate. */
 export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
   const api = useApi(kryptonApiRef);
   const t = useKryptonT();
@@ -48,10 +57,9 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
         : newSecretResourceRef(targetCluster, namespace),
   });
   const [dialog, setDialog] = useState<'create' | 'adopt'>();
-  const [notice, setNotice] = useState<{
-    done: 'created' | 'adopted';
-    name: string;
-  }>();
+  const [notice, setNotice] = useState<{ done: Done; name: string }>();
+  // A create may take the name of a deleted Secret, which the deleted list then marks.
+  const [creates, setCreates] = useState(0);
   const rows = useMemo(
     () =>
       (list.value?.items ?? []).map(s =>
@@ -60,10 +68,11 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
     [list.value, cluster],
   );
 
-  const done = (what: 'created' | 'adopted', name: string) => {
+  const done = (what: Done, name: string) => {
     setDialog(undefined);
     setNotice({ done: what, name });
     list.retry();
+    if (what === 'created') setCreates(n => n + 1);
   };
 
   return (
@@ -96,9 +105,7 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
       </Box>
       {notice && (
         <Alert severity="success" onClose={() => setNotice(undefined)}>
-          {notice.done === 'created'
-            ? t('platform.namespace.created', { name: notice.name })
-            : t('platform.namespace.adopted', { name: notice.name })}{' '}
+          {t(NOTICES[notice.done], { name: notice.name })}{' '}
           {props.href && (
             <Link to={props.href({ cluster, namespace, name: notice.name })}>
               {t('platform.namespace.open', { name: notice.name })}
@@ -127,6 +134,11 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
           }
         />
       )}
+      <DeletedSecrets
+        location={props.location}
+        reloads={creates}
+        onRecreated={s => done('recreated', s.name)}
+      />
       {dialog === 'create' && (
         <CreateSecretDialog
           location={props.location}
