@@ -1,17 +1,14 @@
 import { InfoCard, Progress } from '@backstage/core-components';
-import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import {
   SecretDto,
   SecretSummary,
   SecretWriteAnswer,
   VersionSummary,
-  tryNormalizeEntityRef,
   newestRestorable,
   retentionOutlook,
   LiveComparison,
   liveComparison,
 } from '@krypton/core';
-import { describeOutsideChange } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
@@ -35,6 +32,7 @@ import { KryptonT, useKryptonT } from '../../translation';
 import { ActionDecisions } from '../access/decide';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
+import { ChangeActor } from './ChangeActor';
 import { CompareVersions } from './CompareVersions';
 import { restoreBlock } from './restoreBlock';
 import { PinnedLive, RestoreDialog } from './RestoreDialog';
@@ -167,21 +165,6 @@ function RetentionNote(props: {
   );
 }
 
-/**
- * Who replaced the state: for a change outside Krypton, the writer and tool that the recorder
- * kept ("kubectl edit by admin"); otherwise a link to their catalog entity, or the text as
- * recorded when it is no ref.
- */
-function SnapshotBy({ version }: { version: VersionSummary }) {
-  const t = useKryptonT();
-  const outside = describeOutsideChange(version, t);
-  if (outside) return <>{outside}</>;
-  // The annotation is written by Krypton, but anyone who may edit the snapshot's metadata could
-  // have changed it: only a well-formed user or group ref becomes a link.
-  const ref = tryNormalizeEntityRef(version.snapshotBy);
-  return ref ? <EntityRefLink entityRef={ref} /> : <>{version.snapshotBy}</>;
-}
-
 function EmptyHistory() {
   const t = useKryptonT();
   return (
@@ -248,7 +231,7 @@ function VersionTable(props: VersionTableProps) {
                   )}
               </TableCell>
               <TableCell>
-                <SnapshotBy version={item} />
+                <ChangeActor change={item} />
               </TableCell>
               <TableCell>
                 <RelativeTime value={item.snapshotAt} />

@@ -26,7 +26,7 @@ import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
 import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
-import { ChangeActor } from './ChangeActor';
+import { ChangeActor } from '../history/ChangeActor';
 import { RecreateDialog } from './RecreateDialog';
 
 export interface DeletedSecretsProps {

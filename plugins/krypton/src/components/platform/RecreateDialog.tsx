@@ -24,7 +24,7 @@ import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { KryptonT, useKryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
-import { ChangeActor } from './ChangeActor';
+import { ChangeActor } from '../history/ChangeActor';
 
 export interface RecreateDialogProps {
   /** The namespace as the API addresses it (no cluster for the default cluster). */

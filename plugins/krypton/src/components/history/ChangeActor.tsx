@@ -8,8 +8,9 @@ export interface ChangeActorProps {
 }
 
 /**
- * Who made a kept change: for one outside Krypton, the writer and tool that the recorder kept
- * ("deleted by admin"); otherwise a link to their catalog entity, or the text as recorded.
+ * Who made a kept change (a version's, or a deleted Secret's delete): for one outside Krypton,
+ * the writer and tool that the recorder kept ("kubectl edit by admin", "deleted by admin");
+ * otherwise a link to their catalog entity, or the text as recorded.
  */
 export function ChangeActor({ change }: ChangeActorProps) {
   const t = useKryptonT();
