@@ -12,15 +12,40 @@ import {
 const SECRET = 'browser-two-tabs';
 const DRAFTED = 'browser-draft-kept';
 
+/**
+ * Resolves once the page's signals client has asked to hear of the Secret of this uid. The
+ * client subscribes after its WebSocket opens, which on a busy machine can be after the form is
+ * ready; a save before that would pass the page by, so the test waits for the request itself.
+ */
+function signalSubscribed(page: Page, uid: string): Promise<void> {
+  const channel = `krypton:secret:${uid}`;
+  return new Promise(resolve => {
+    page.on('websocket', socket =>
+      socket.on('framesent', frame => {
+        if (typeof frame.payload !== 'string') return;
+        try {
+          const sent = JSON.parse(frame.payload);
+          if (sent.action === 'subscribe' && sent.channel === channel)
+            resolve();
+        } catch {
+          // Not a signals frame.
+        }
+      }),
+    );
+  });
+}
+
 async function openEditor(
   context: BrowserContext,
   name = SECRET,
-): Promise<Page> {
+): Promise<{ page: Page; subscribed: Promise<void> }> {
   const page = await context.newPage();
+  const { uid } = (await readSecret(name)).metadata;
+  const subscribed = signalSubscribed(page, uid!);
   await page.goto(detailPath(name));
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await page.getByRole('form', { name: `Edit Secret ${name}` }).waitFor();
-  return page;
+  return { page, subscribed };
 }
 
 async function setValue(page: Page, key: string, value: string) {
@@ -42,8 +67,9 @@ describe('editing one Secret in two tabs', () => {
   });
 
   it('tells the second tab of the first save at once, gives its save a conflict prompt, and Reload latest recovers', async () => {
-    const first = await openEditor(context);
-    const second = await openEditor(context);
+    const { page: first } = await openEditor(context);
+    const { page: second, subscribed } = await openEditor(context);
+    await subscribed;
 
     await setValue(first, 'color', 'green');
     await first.getByRole('button', { name: 'Save' }).click();
@@ -103,7 +129,7 @@ describe('editing one Secret in two tabs', () => {
   });
 
   it('keeps a draft across tabs, and asks before Cancel or closing the page throws it away', async () => {
-    const page = await openEditor(context, DRAFTED);
+    const { page } = await openEditor(context, DRAFTED);
     await setValue(page, 'color', 'purple');
 
     await page.getByRole('tab', { name: 'History' }).click();
