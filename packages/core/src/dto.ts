@@ -58,6 +58,77 @@ export interface SecretMetadataView {
   ownerReferences?: SecretOwnerReference[];
   /** The newest write that Kubernetes recorded in managedFields, by any writer. */
   lastChange?: SecretLastChange;
+  /**
+   * The tool that owns the Secret and what an edit of its data in place will come to, recognised
+   * from the metadata above (recognizeOwner); absent when nothing claims it.
+   */
+  owner?: SecretOwner;
+}
+
+/**
+ * A tool that owns Secrets, as recognizeOwner names it: `controller` is any other controlling
+ * owner reference.
+ *
+ * @public
+ */
+export type SecretOwnerTool =
+  | 'external-secrets'
+  | 'sealed-secrets'
+  | 'vault-secrets-operator'
+  | 'infisical'
+  | 'argocd'
+  | 'flux'
+  | 'helm'
+  | 'cert-manager'
+  | 'controller';
+
+/**
+ * What an edit of an owned Secret's data in place comes to:
+ *
+ * - `reverted-at-once`: the owner watches the Secret and writes its own state back within seconds;
+ * - `reverted-at-once-or-refresh`: External Secrets without an owner reference: at once
+ *   (creationPolicy Merge) or at the ExternalSecret's next refresh (Orphan);
+ * - `reverted-at-refresh`: at the owner's next periodic refresh or reconcile;
+ * - `reverted-at-sync`: Argo CD: at once where the Application self-heals, else at its next sync;
+ * - `replaced-at-once`: cert-manager re-issues a certificate whose key pair no longer matches;
+ * - `lost-later`: kept until the owner's source changes or its controller restarts;
+ * - `reverted-at-upgrade`: the release's next upgrade writes its own state;
+ * - `kept`: a setting on the Secret tells its owner to leave it;
+ * - `unknown`: another controller, whose behaviour Krypton does not know.
+ *
+ * @public
+ */
+export type OwnedEditOutcome =
+  | 'reverted-at-once'
+  | 'reverted-at-once-or-refresh'
+  | 'reverted-at-refresh'
+  | 'reverted-at-sync'
+  | 'replaced-at-once'
+  | 'lost-later'
+  | 'reverted-at-upgrade'
+  | 'kept'
+  | 'unknown';
+
+/**
+ * Who owns a Secret, as its metadata says.
+ *
+ * @public
+ */
+export interface SecretOwner {
+  /** The tool that owns the Secret. */
+  tool: SecretOwnerTool;
+  /** The owning object's kind: ExternalSecret, SealedSecret, Application, Kustomization... */
+  kind?: string;
+  /** The owning object (or release, or field manager) by name. */
+  name?: string;
+  /** Its namespace, where the metadata names one. */
+  namespace?: string;
+  /** What an edit of the Secret's data in place will come to. */
+  outcome: OwnedEditOutcome;
+  /** The metadata keys that say so (`ownerReferences`, a label or annotation key), never values. */
+  evidence: string[];
+  /** The per-object settings that changed the outcome, as `key=value`. */
+  settings?: string[];
 }
 
 /**

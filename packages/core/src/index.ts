@@ -43,6 +43,7 @@ export * from './kubernetes/secretListing';
 export * from './kubernetes/writePlan';
 export * from './kubernetes/liveSecrets';
 export * from './kubernetes/secretFacts';
+export * from './kubernetes/secretOwner';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './recorder/admissionReview';

@@ -15,6 +15,7 @@ import {
   shownLabels,
   shownOwnerReferences,
 } from './secretFacts';
+import { recognizeOwner } from './secretOwner';
 import { NativeSecret } from './types';
 
 // What a caller sees of a live Secret: pure functions of the object and the deployment's keys,
@@ -130,6 +131,8 @@ export function secretMetadataView(
   view.ownerReferences = shownOwnerReferences(secret.metadata);
   const changed = lastChange(secret.metadata);
   if (changed) view.lastChange = changed;
+  const owner = recognizeOwner(secret.metadata);
+  if (owner) view.owner = owner;
   return view;
 }
 

@@ -70,6 +70,26 @@ const secretMetadataView = {
     })
     .optional()
     .describe('The newest write that Kubernetes recorded, by any writer'),
+  owner: z
+    .object({
+      tool: z
+        .string()
+        .describe('external-secrets, sealed-secrets, argocd, flux, helm, ...'),
+      kind: z.string().optional(),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      outcome: z
+        .string()
+        .describe(
+          'What an edit of the data in place will come to: reverted-at-once, reverted-at-refresh, reverted-at-sync, lost-later, reverted-at-upgrade, kept, ... (an edit that does not last should not be proposed)',
+        ),
+      evidence: z.array(z.string()),
+      settings: z.array(z.string()).optional(),
+    })
+    .optional()
+    .describe(
+      'The tool that owns the Secret, recognised from its metadata; absent when none does',
+    ),
 };
 
 export const secretSummary = z.object({

@@ -36,6 +36,7 @@ const SUMMARY_FIELDS: Record<
   withheldAnnotations: true,
   ownerReferences: true,
   lastChange: true,
+  owner: true,
 };
 const SUMMARY_KEYS = Object.keys(SUMMARY_FIELDS) as Array<keyof SecretSummary>;
 

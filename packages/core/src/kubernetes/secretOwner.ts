@@ -1,0 +1,245 @@
+import { OwnedEditOutcome, SecretOwner, SecretOwnerTool } from '../dto';
+import { ObjectMeta } from './types';
+
+// Which tool owns a Secret, and what an edit of its data in place will come to, from exact
+// metadata keys only. Each rule names the tool's own source for what it does (docs/owners.md):
+// a guess here would tell people their change is safe when it is not.
+
+interface OwnerKind {
+  tool: SecretOwnerTool;
+  outcome: OwnedEditOutcome;
+}
+
+/**
+ * Controllers recognised by their owner reference: the API group and kind of the controlling
+ * owner. External Secrets re-syncs a Secret it manages as soon as its data hash no longer matches;
+ * Sealed Secrets and Infisical write again only when their source changes or their controller
+ * restarts; Vault Secrets Operator at its next refresh; cert-manager re-issues a certificate whose
+ * Secret no longer holds a matching key pair at once.
+ */
+const CONTROLLERS: Record<string, OwnerKind> = {
+  'external-secrets.io/ExternalSecret': {
+    tool: 'external-secrets',
+    outcome: 'reverted-at-once',
+  },
+  'bitnami.com/SealedSecret': {
+    tool: 'sealed-secrets',
+    outcome: 'lost-later',
+  },
+  'secrets.hashicorp.com/VaultStaticSecret': {
+    tool: 'vault-secrets-operator',
+    outcome: 'reverted-at-refresh',
+  },
+  'secrets.hashicorp.com/VaultDynamicSecret': {
+    tool: 'vault-secrets-operator',
+    outcome: 'reverted-at-refresh',
+  },
+  'secrets.hashicorp.com/VaultPKISecret': {
+    tool: 'vault-secrets-operator',
+    outcome: 'reverted-at-refresh',
+  },
+  'secrets.infisical.com/InfisicalSecret': {
+    tool: 'infisical',
+    outcome: 'lost-later',
+  },
+  'secrets.infisical.com/InfisicalStaticSecret': {
+    tool: 'infisical',
+    outcome: 'lost-later',
+  },
+  'cert-manager.io/Certificate': {
+    tool: 'cert-manager',
+    outcome: 'replaced-at-once',
+  },
+};
+
+const groupOf = (apiVersion: string) =>
+  apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+
+/**
+ * A Flux setting, read from an annotation or a label as Flux itself reads it, and only as one of
+ * the values Flux documents: the owner object reaches readers of summaries, to whom a free-text
+ * annotation that summaries withhold must not leak through it.
+ */
+function fluxSetting(
+  meta: ObjectMeta,
+  key: string,
+  values: readonly string[],
+): string | undefined {
+  const value = meta.annotations?.[key] ?? meta.labels?.[key];
+  return value !== undefined && values.includes(value) ? value : undefined;
+}
+
+const SSA_MODES = ['Override', 'Merge', 'IfNotPresent', 'Ignore'] as const;
+
+/** Argo CD's tracking id: `<app>:<group>/<kind>:<namespace>/<name>`; the app is before the colon. */
+function argoApplication(trackingId: string): string | undefined {
+  const colon = trackingId.indexOf(':');
+  return colon > 0 ? trackingId.slice(0, colon) : undefined;
+}
+
+function byController(meta: ObjectMeta): SecretOwner | undefined {
+  const owner = (meta.ownerReferences ?? []).find(o => o.controller === true);
+  if (!owner) return undefined;
+  const known = CONTROLLERS[`${groupOf(owner.apiVersion)}/${owner.kind}`];
+  return {
+    tool: known?.tool ?? 'controller',
+    kind: owner.kind,
+    name: owner.name,
+    outcome: known?.outcome ?? 'unknown',
+    evidence: ['ownerReferences'],
+  };
+}
+
+const ESO_MANAGED = 'reconcile.external-secrets.io/managed';
+const ESO_HASH = 'reconcile.external-secrets.io/data-hash';
+const SEALED_MANAGED = 'sealedsecrets.bitnami.com/managed';
+const MANAGED_BY = 'app.kubernetes.io/managed-by';
+const ARGO_TRACKING = 'argocd.argoproj.io/tracking-id';
+const FLUX_KUSTOMIZE = 'kustomize.toolkit.fluxcd.io';
+const FLUX_HELM = 'helm.toolkit.fluxcd.io';
+const HELM_RELEASE = 'meta.helm.sh/release-name';
+const HELM_NAMESPACE = 'meta.helm.sh/release-namespace';
+const CERTIFICATE = 'cert-manager.io/certificate-name';
+
+function byExternalSecrets(meta: ObjectMeta): SecretOwner | undefined {
+  const evidence = [
+    meta.labels?.[ESO_MANAGED] === 'true' && ESO_MANAGED,
+    meta.annotations?.[ESO_HASH] !== undefined && ESO_HASH,
+  ].filter((key): key is string => key !== false);
+  if (evidence.length === 0) return undefined;
+  // Without an owner reference the ExternalSecret's creationPolicy is Merge (re-synced at once)
+  // or Orphan (at its next refresh); the Secret does not say which.
+  return {
+    tool: 'external-secrets',
+    kind: 'ExternalSecret',
+    outcome: 'reverted-at-once-or-refresh',
+    evidence,
+  };
+}
+
+function byFlux(meta: ObjectMeta): SecretOwner | undefined {
+  const kustomization = meta.labels?.[`${FLUX_KUSTOMIZE}/name`];
+  if (kustomization !== undefined) {
+    const settings: string[] = [];
+    let outcome: OwnedEditOutcome = 'reverted-at-refresh';
+    const reconcile = fluxSetting(meta, `${FLUX_KUSTOMIZE}/reconcile`, [
+      'disabled',
+    ]);
+    if (reconcile === 'disabled') {
+      settings.push(`${FLUX_KUSTOMIZE}/reconcile=disabled`);
+      outcome = 'kept';
+    }
+    const ssa = fluxSetting(meta, `${FLUX_KUSTOMIZE}/ssa`, SSA_MODES);
+    if (ssa !== undefined) {
+      settings.push(`${FLUX_KUSTOMIZE}/ssa=${ssa}`);
+      // IfNotPresent applies only a missing object and Ignore never applies; Override and
+      // Merge still apply the manifest's own fields, data included.
+      if (ssa === 'IfNotPresent' || ssa === 'Ignore') outcome = 'kept';
+    }
+    return {
+      tool: 'flux',
+      kind: 'Kustomization',
+      name: kustomization,
+      namespace: meta.labels?.[`${FLUX_KUSTOMIZE}/namespace`],
+      outcome,
+      evidence: [`${FLUX_KUSTOMIZE}/name`],
+      ...(settings.length > 0 ? { settings } : {}),
+    };
+  }
+  const release = meta.labels?.[`${FLUX_HELM}/name`];
+  if (release !== undefined) {
+    const drift = fluxSetting(meta, `${FLUX_HELM}/driftDetection`, [
+      'disabled',
+    ]);
+    return {
+      tool: 'flux',
+      kind: 'HelmRelease',
+      name: release,
+      namespace: meta.labels?.[`${FLUX_HELM}/namespace`],
+      // Drift detection is off unless the HelmRelease turns it on, which the Secret does not show:
+      // the next upgrade of the release writes its own state.
+      outcome: 'reverted-at-upgrade',
+      evidence: [`${FLUX_HELM}/name`],
+      ...(drift !== undefined
+        ? { settings: [`${FLUX_HELM}/driftDetection=${drift}`] }
+        : {}),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The tool that owns a Secret, from its metadata alone, in this precedence: a controlling owner
+ * reference; External Secrets' label or hash; Sealed Secrets' `managed` annotation; Vault Secrets
+ * Operator's `managed-by`; Argo CD's tracking id; Flux's labels; Helm's release; cert-manager's
+ * certificate name. Undefined for a Secret that no tool claims: its newest writer is then only
+ * information, which `lastChange.manager` already gives.
+ *
+ * @public
+ */
+export function recognizeOwner(meta: ObjectMeta): SecretOwner | undefined {
+  const owner = recognize(meta);
+  if (!owner) return undefined;
+  // Optional fields that the metadata does not give are left out, not sent as undefined.
+  for (const key of ['kind', 'name', 'namespace'] as const) {
+    if (owner[key] === undefined) delete owner[key];
+  }
+  return owner;
+}
+
+function recognize(meta: ObjectMeta): SecretOwner | undefined {
+  const controller = byController(meta);
+  if (controller) return controller;
+  const eso = byExternalSecrets(meta);
+  if (eso) return eso;
+  if (meta.annotations?.[SEALED_MANAGED] === 'true') {
+    return {
+      tool: 'sealed-secrets',
+      kind: 'SealedSecret',
+      outcome: 'lost-later',
+      evidence: [SEALED_MANAGED],
+    };
+  }
+  const managedBy = meta.labels?.[MANAGED_BY];
+  if (managedBy === 'hashicorp-vso') {
+    return {
+      tool: 'vault-secrets-operator',
+      outcome: 'reverted-at-refresh',
+      evidence: [MANAGED_BY],
+    };
+  }
+  const tracking = meta.annotations?.[ARGO_TRACKING];
+  if (tracking !== undefined) {
+    return {
+      tool: 'argocd',
+      kind: 'Application',
+      name: argoApplication(tracking),
+      outcome: 'reverted-at-sync',
+      evidence: [ARGO_TRACKING],
+    };
+  }
+  const flux = byFlux(meta);
+  if (flux) return flux;
+  const release = meta.annotations?.[HELM_RELEASE];
+  if (managedBy === 'Helm' && release !== undefined) {
+    return {
+      tool: 'helm',
+      kind: 'Release',
+      name: release,
+      namespace: meta.annotations?.[HELM_NAMESPACE],
+      outcome: 'reverted-at-upgrade',
+      evidence: [MANAGED_BY, HELM_RELEASE],
+    };
+  }
+  const certificate = meta.annotations?.[CERTIFICATE];
+  if (certificate !== undefined) {
+    return {
+      tool: 'cert-manager',
+      kind: 'Certificate',
+      name: certificate,
+      outcome: 'replaced-at-once',
+      evidence: [CERTIFICATE],
+    };
+  }
+  return undefined;
+}
