@@ -22,14 +22,21 @@ const execFileAsync = promisify(execFile);
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-/** A kubectl merge patch of one value, as the cluster's admin, outside Krypton. */
-async function kubectlPatch(name: string, key: string, value: string) {
-  const { kubectl, adminKubeconfig } = stack();
-  await execFileAsync(kubectl, [
+/** kubectl in the demo namespace, as the cluster's admin, outside Krypton. */
+async function kubectl(...args: string[]) {
+  const { kubectl: binary, adminKubeconfig } = stack();
+  await execFileAsync(binary, [
     '--kubeconfig',
     adminKubeconfig,
     '-n',
     DEMO_NAMESPACE,
+    ...args,
+  ]);
+}
+
+/** A kubectl merge patch of one value. */
+const kubectlPatch = (name: string, key: string, value: string) =>
+  kubectl(
     'patch',
     'secret',
     name,
@@ -37,22 +44,7 @@ async function kubectlPatch(name: string, key: string, value: string) {
     'merge',
     '-p',
     JSON.stringify({ data: { [key]: b64(value) } }),
-  ]);
-}
-
-/** kubectl delete of a Secret in the demo namespace, as the cluster's admin, outside Krypton. */
-async function kubectlDelete(name: string) {
-  const { kubectl, adminKubeconfig } = stack();
-  await execFileAsync(kubectl, [
-    '--kubeconfig',
-    adminKubeconfig,
-    '-n',
-    DEMO_NAMESPACE,
-    'delete',
-    'secret',
-    name,
-  ]);
-}
+  );
 
 describe('a change made with kubectl', () => {
   let recorder: LocalRecorder;
@@ -126,7 +118,7 @@ describe('a change made with kubectl', () => {
     await createManagedSecret(DELETED, { token: 'first-value' });
     await kubectlPatch(DELETED, 'token', 'last-value');
     const { uid } = (await readSecret(DELETED)).metadata;
-    await kubectlDelete(DELETED);
+    await kubectl('delete', 'secret', DELETED);
 
     const page = await context.newPage();
     await page.goto(`/krypton?namespace=${DEMO_NAMESPACE}`);

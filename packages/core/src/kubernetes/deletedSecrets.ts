@@ -106,18 +106,12 @@ export function plannedRecreate(
   if (record.sourceType === SERVICE_ACCOUNT_TOKEN_TYPE) {
     throw new KryptonError('unprocessable', messages.serviceAccountToken);
   }
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: record.historyOf,
-      namespace,
-      labels: { [keys.managedBy]: MANAGED_BY_VALUE },
-      annotations: { [keys.version]: '1', ...ruleAnnotations(record, keys) },
-    },
-    type: record.sourceType,
-    data,
+  const secret = recordStandIn(namespace, record, keys);
+  secret.metadata.annotations = {
+    [keys.version]: '1',
+    ...secret.metadata.annotations,
   };
+  return { ...secret, data };
 }
 
 /**
@@ -221,8 +215,9 @@ export class DeletedSecrets {
     admit: (plan: RecreatePlan) => void,
   ): Promise<NativeSecret> {
     const { live, history } = this.options;
-    const uids = await live.liveUids(namespace);
-    const liveUid = uids.get(name);
+    // The user's own list, narrowed to this name by the API server: the list right and the name's
+    // current lifetime in one request.
+    const liveUid = (await live.liveUids(namespace, name)).get(name);
     if (liveUid === request.uid)
       throw new KryptonError('conflict', messages.notDeleted);
     if (liveUid !== undefined)

@@ -1,4 +1,4 @@
-import { KryptonKeys, MANAGED_BY_VALUE, kryptonKeys } from '../annotations';
+import { KryptonKeys, kryptonKeys } from '../annotations';
 import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
 import { Parsed } from '../settings';
 import { historyCleanedMark } from './deleteMarker';
@@ -171,7 +171,7 @@ export class SecretHistory {
       for await (const page of readInventory(
         request => this.gateway.listMetadata(SECRETS, namespace, request),
         {
-          labelSelector: `${this.keys.managedBy}=${MANAGED_BY_VALUE},${this.keys.kind}=history`,
+          labelSelector: historySelector(this.keys),
           fieldSelector: HISTORY_FIELD_SELECTOR,
         },
       )) {

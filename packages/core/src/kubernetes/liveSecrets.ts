@@ -319,9 +319,12 @@ export class LiveSecrets {
     return this.kube(g => g.create(SECRETS, namespace, secret));
   }
 
-  /** listLiveUids of a namespace, as this caller's gateway lists it. */
-  async liveUids(namespace: string): Promise<Map<string, string>> {
-    return listLiveUids(this.options.gateway, namespace, this.keys);
+  /** listLiveUids of a namespace (or of one name in it), as this caller's gateway lists it. */
+  async liveUids(
+    namespace: string,
+    name?: string,
+  ): Promise<Map<string, string>> {
+    return listLiveUids(this.options.gateway, namespace, this.keys, name);
   }
 
   private planning() {

@@ -163,9 +163,10 @@ function listError(err: unknown): KryptonError {
 }
 
 /**
- * The UID of every live Secret of a namespace, by name, as this gateway may list them: metadata
- * only, never history, under the same budget as a Secret list. What tells a kept history whose
- * Secret is gone from one whose Secret lives.
+ * The UID of every live Secret of a namespace (or of the one `name`, which the API server
+ * selects), by name, as this gateway may list them: metadata only, never history, under the same
+ * budget as a Secret list. What tells a kept history whose Secret is gone from one whose Secret
+ * lives; being a list, it also proves the right to list the namespace's Secrets.
  *
  * @public
  */
@@ -173,6 +174,7 @@ export async function listLiveUids(
   gateway: KubeGateway,
   namespace: string,
   keys: KryptonKeys,
+  name?: string,
 ): Promise<Map<string, string>> {
   const uids = new Map<string, string>();
   try {
@@ -180,12 +182,14 @@ export async function listLiveUids(
       request => gateway.listMetadata(SECRETS, namespace, request),
       {
         labelSelector: secretListSelector(keys, false),
+        fieldSelector: name === undefined ? undefined : `metadata.name=${name}`,
         budget: SECRET_LIST_BUDGET,
       },
     )) {
       for (const secret of page) {
-        const { name, uid } = secret.metadata;
-        if (name && uid && !isSnapshotSecret(secret, keys)) uids.set(name, uid);
+        const { name: listed, uid } = secret.metadata;
+        if (listed && uid && !isSnapshotSecret(secret, keys))
+          uids.set(listed, uid);
       }
     }
   } catch (err) {

@@ -59,12 +59,13 @@ export function snapshotName(uidHash: string, version: number): string {
 }
 
 /**
- * The label selector of one live UID's history.
+ * The label selector of one live UID's history, or without a UID hash of all history.
  *
  * @public
  */
-export function historySelector(keys: KryptonKeys, uidHash: string): string {
-  return `${keys.managedBy}=${MANAGED_BY_VALUE},${keys.kind}=history,${keys.sourceUid}=${uidHash}`;
+export function historySelector(keys: KryptonKeys, uidHash?: string): string {
+  const all = `${keys.managedBy}=${MANAGED_BY_VALUE},${keys.kind}=history`;
+  return uidHash === undefined ? all : `${all},${keys.sourceUid}=${uidHash}`;
 }
 
 /** Data keys cannot contain commas, so the list needs no escaping; absent means not recorded. */

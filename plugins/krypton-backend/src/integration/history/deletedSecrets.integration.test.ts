@@ -6,7 +6,12 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { NativeSecret, buildSnapshot, kryptonKeys } from '@krypton/core';
+import {
+  NativeSecret,
+  buildSnapshot,
+  kryptonKeys,
+  snapshotName,
+} from '@krypton/core';
 import request from 'supertest';
 import {
   KryptonTestBackend,
@@ -22,7 +27,7 @@ const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28]).toString(
   'base64',
 );
 const MISSING_UID = '00000000-0000-4000-8000-000000000000';
-const snapshotNameOf = (item: Listed) => `krypton-h-${hash32(item.uid)}-v1`;
+const snapshotNameOf = (item: Listed) => snapshotName(hash32(item.uid), 1);
 
 interface Listed {
   name: string;
@@ -87,7 +92,10 @@ describe('deleted Secrets through HTTP against a real kube-apiserver', () => {
       finalState: true,
       at: new Date().toISOString(),
     });
-    await admin.createSecret(ns.name, final as unknown as Record<string, unknown>);
+    await admin.createSecret(
+      ns.name,
+      final as unknown as Record<string, unknown>,
+    );
     await removeLive(name);
     return live.metadata.uid!;
   }
@@ -270,8 +278,8 @@ describe('deleted Secrets through HTTP against a real kube-apiserver', () => {
       .get(`${base()}/deleted-secrets?all=true`)
       .set('Authorization', as('alice'));
     expect(listQuery.status).toBe(400);
-    const snapshotName = (await admin.snapshots(ns.name))[0].metadata.name;
-    const snap = await recreate(snapshotName!, { uid: item.uid, version: 1 });
+    const snapshot = (await admin.snapshots(ns.name))[0].metadata.name;
+    const snap = await recreate(snapshot!, { uid: item.uid, version: 1 });
     expect(snap.status).toBe(404);
     const badName = await recreate('Not_A_Name', { uid: item.uid, version: 1 });
     expect(badName.status).toBe(400);
@@ -423,7 +431,10 @@ describe('deleted Secrets in hybrid mode', () => {
       finalState: true,
       at: new Date().toISOString(),
     });
-    await admin.createSecret(ns.name, snapshot as unknown as Record<string, unknown>);
+    await admin.createSecret(
+      ns.name,
+      snapshot as unknown as Record<string, unknown>,
+    );
     await admin.expect(200, {
       method: 'DELETE',
       path: `/api/v1/namespaces/${ns.name}/secrets/old`,
@@ -494,4 +505,3 @@ describe('deleted Secrets in hybrid mode', () => {
     });
   });
 });
-

@@ -9,7 +9,6 @@ import { DeletedSecretSummary, SecretWriteAnswer } from '@krypton/core';
 import {
   kryptonSecretCreatePermission,
   kryptonSecretRecreatePermission,
-  newSecretResourceRef,
 } from '@krypton/plugin-krypton-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -24,10 +23,10 @@ import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { NamespaceLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
-import { useKryptonConfig } from '../access/useKryptonConfig';
 import { RelativeTime } from '../time/RelativeTime';
 import { ChangeActor } from '../history/ChangeActor';
 import { RecreateDialog } from './RecreateDialog';
+import { useNewSecretRef } from './useNewSecretRef';
 
 export interface DeletedSecretsProps {
   /** The namespace as the API addresses it (no cluster for the default cluster). */
@@ -47,12 +46,7 @@ function useRecreateDenial(location: NamespaceLocation): {
   reason?: string;
 } {
   const t = useKryptonT();
-  const { config } = useKryptonConfig();
-  const cluster = location.cluster ?? config?.defaultCluster;
-  const resourceRef =
-    cluster === undefined
-      ? undefined
-      : newSecretResourceRef(cluster, location.namespace);
+  const resourceRef = useNewSecretRef(location);
   const create = usePermission({
     permission: kryptonSecretCreatePermission,
     resourceRef,

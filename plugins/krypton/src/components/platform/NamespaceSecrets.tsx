@@ -1,11 +1,7 @@
 import { Link, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
-import { useKryptonConfig } from '../access/useKryptonConfig';
-import {
-  kryptonSecretCreatePermission,
-  newSecretResourceRef,
-} from '@krypton/plugin-krypton-common';
+import { kryptonSecretCreatePermission } from '@krypton/plugin-krypton-common';
 import { IdentityMode } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -21,6 +17,7 @@ import { SecretHref } from '../secretLink';
 import { AdoptDialog } from './AdoptDialog';
 import { CreateSecretDialog } from './CreateSecretDialog';
 import { DeletedSecrets } from './DeletedSecrets';
+import { useNewSecretRef } from './useNewSecretRef';
 
 export interface NamespaceSecretsProps {
   /** The namespace as the API addresses it (no cluster for the default cluster). */
@@ -47,14 +44,9 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
     () => api.listSecrets({ cluster, namespace }),
     [api, cluster, namespace],
   );
-  const { config } = useKryptonConfig();
-  const targetCluster = cluster ?? config?.defaultCluster;
   const create = usePermission({
     permission: kryptonSecretCreatePermission,
-    resourceRef:
-      targetCluster === undefined
-        ? undefined
-        : newSecretResourceRef(targetCluster, namespace),
+    resourceRef: useNewSecretRef(props.location),
   });
   const [dialog, setDialog] = useState<'create' | 'adopt'>();
   const [notice, setNotice] = useState<{ done: Done; name: string }>();
