@@ -40,6 +40,26 @@ export interface Config {
        */
       timeLimitMinutes?: number;
     };
+    /** Secrets that another tool owns (docs/owners.md). */
+    ownedSecrets?: {
+      /**
+       * The owners whose Secrets Krypton may update, restore, adopt and delete, each edit with the
+       * user's reason, audited and notified. Every other owner's Secrets are refused with a 409
+       * (default: none). Anything else is a start-up error.
+       * @visibility frontend
+       */
+      allowEdits?: Array<
+        | 'external-secrets'
+        | 'sealed-secrets'
+        | 'vault-secrets-operator'
+        | 'infisical'
+        | 'argocd'
+        | 'flux'
+        | 'helm'
+        | 'cert-manager'
+        | 'controller'
+      >;
+    };
     diagnostics?: {
       /**
        * Add a Server-Timing header to every answer with the time of each phase of the request:

@@ -63,6 +63,12 @@ export interface SecretMetadataView {
    * from the metadata above (recognizeOwner); absent when nothing claims it.
    */
   owner?: SecretOwner;
+  /**
+   * The field managers other than Krypton whose server-side apply entries (operation Apply) own
+   * `data` fields: a change of those keys through Krypton (field manager `krypton`) makes each
+   * one's next apply fail on a field conflict, unless it forces. Absent when there are none.
+   */
+  dataAppliedBy?: string[];
 }
 
 /**
@@ -129,7 +135,24 @@ export interface SecretOwner {
   evidence: string[];
   /** The per-object settings that changed the outcome, as `key=value`. */
   settings?: string[];
+  /** What Krypton does with an update, restore, adopt or delete of the Secret (ownedEditRule). */
+  edits: OwnedEditRule;
 }
+
+/**
+ * What Krypton does with an update, restore, adopt or delete of an owned Secret:
+ *
+ * - `refused`: answers 409 and changes nothing (the default for every owner whose outcome is not
+ *   `kept`);
+ * - `reason-required`: the installation allows edits of this owner's Secrets
+ *   (`krypton.ownedSecrets.allowEdits`), each with the user's reason (`ownedEditReason`), which
+ *   the audit event and the notification carry;
+ * - `allowed`: a setting on the Secret tells its owner to leave it (`outcome: kept`), so the edit
+ *   lasts and goes through like any other.
+ *
+ * @public
+ */
+export type OwnedEditRule = 'refused' | 'reason-required' | 'allowed';
 
 /**
  * One Secret of a list. Lists read the API server's Table of Secrets with each row's metadata, so
@@ -289,9 +312,19 @@ export interface CreateSecretRequest extends SecretFields {
  *
  * @public
  */
-export interface UpdateSecretRequest extends SecretFields {
+export interface UpdateSecretRequest extends SecretFields, OwnedEditReason {
   /** The metadata.resourceVersion that the client loaded. */
   resourceVersion: string;
+}
+
+/**
+ * Why the user changes a Secret that another tool owns: required by a `reason-required` owner
+ * (OwnedEditRule), ignored otherwise. 1 to 500 characters, no control characters.
+ *
+ * @public
+ */
+export interface OwnedEditReason {
+  ownedEditReason?: string;
 }
 
 /**
@@ -299,7 +332,7 @@ export interface UpdateSecretRequest extends SecretFields {
  *
  * @public
  */
-export interface AdoptSecretRequest {
+export interface AdoptSecretRequest extends OwnedEditReason {
   resourceVersion: string;
   description?: string;
   access?: Partial<AccessRules>;
@@ -390,7 +423,7 @@ export interface VersionDto extends Omit<VersionSummary, 'keys'> {
  *
  * @public
  */
-export interface RestoreRequest {
+export interface RestoreRequest extends OwnedEditReason {
   version: number;
   /** The live metadata.resourceVersion that the client loaded. */
   resourceVersion: string;

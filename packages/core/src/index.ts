@@ -44,6 +44,7 @@ export * from './kubernetes/writePlan';
 export * from './kubernetes/liveSecrets';
 export * from './kubernetes/secretFacts';
 export * from './kubernetes/secretOwner';
+export * from './kubernetes/ownedEdits';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './recorder/admissionReview';

@@ -316,20 +316,89 @@ export function parseCreateRequest(raw: unknown): CreateSecretRequest {
   return { name, ...readSecretFields(body) };
 }
 
+/** Whether text holds a C0 or C1 control character or a line or paragraph separator. */
+function breaksLine(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029)
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The longest reason for an edit of an owned Secret, in UTF-16 code units.
+ *
+ * @public
+ */
+export const MAX_OWNED_EDIT_REASON = 500;
+
+/**
+ * What is wrong with a reason for changing a Secret that another tool owns: `required` when it
+ * holds only blanks, `tooLong` past MAX_OWNED_EDIT_REASON, `oneLine` with a control character, a
+ * line or paragraph separator or half a surrogate pair (it is shown on one line in audit events
+ * and notifications). Undefined for a good reason. The backend refuses by it and the portal checks
+ * by it before sending.
+ *
+ * @public
+ */
+export type OwnedEditReasonProblem = 'required' | 'tooLong' | 'oneLine';
+
+/** @public */
+export function ownedEditReasonProblem(
+  reason: string,
+): OwnedEditReasonProblem | undefined {
+  if (reason.trim().length === 0) return 'required';
+  if (reason.length > MAX_OWNED_EDIT_REASON) return 'tooLong';
+  if (breaksLine(reason) || !isWellFormedText(reason)) return 'oneLine';
+  return undefined;
+}
+
+/**
+ * The reason for changing a Secret that another tool owns, from a body field or the query
+ * (ownedEditReasonProblem).
+ *
+ * @public
+ */
+export function parseOwnedEditReason(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || ownedEditReasonProblem(v) !== undefined) {
+    throw invalid(
+      `"ownedEditReason" must be a reason of 1 to ${MAX_OWNED_EDIT_REASON} characters, on one line.`,
+    );
+  }
+  return v;
+}
+
+const withReason = (body: Record<string, unknown>) => {
+  const reason = parseOwnedEditReason(body.ownedEditReason);
+  return reason === undefined ? {} : { ownedEditReason: reason };
+};
+
 /** @public */
 export function parseUpdateRequest(raw: unknown): UpdateSecretRequest {
   const body = requireObject(raw);
-  rejectUnknownFields(body, ['resourceVersion', ...SECRET_FIELDS]);
+  rejectUnknownFields(body, [
+    'resourceVersion',
+    'ownedEditReason',
+    ...SECRET_FIELDS,
+  ]);
   return {
     resourceVersion: readResourceVersion(body),
     ...readSecretFields(body),
+    ...withReason(body),
   };
 }
 
 /** @public */
 export function parseAdoptRequest(raw: unknown): AdoptSecretRequest {
   const body = requireObject(raw);
-  rejectUnknownFields(body, ['resourceVersion', 'description', 'access']);
+  rejectUnknownFields(body, [
+    'resourceVersion',
+    'description',
+    'access',
+    'ownedEditReason',
+  ]);
   return {
     resourceVersion: readResourceVersion(body),
     description: readOptionalString(
@@ -338,6 +407,7 @@ export function parseAdoptRequest(raw: unknown): AdoptSecretRequest {
       MAX_DESCRIPTION_LENGTH,
     ),
     access: readAccess(body.access),
+    ...withReason(body),
   };
 }
 
@@ -360,7 +430,8 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 
 /**
  * How one query parameter is read. `keyList` is a list of Secret keys (parseSecretKeyList), whose
- * fixed refusal names the one parameter of that type, `keys`.
+ * fixed refusal names the one parameter of that type, `keys`; `ownedEditReason` likewise
+ * (parseOwnedEditReason).
  *
  * @public
  */
@@ -368,7 +439,8 @@ export type QueryParameterType =
   | 'resourceVersion'
   | 'boolean'
   | 'text'
-  | 'keyList';
+  | 'keyList'
+  | 'ownedEditReason';
 /** @public */
 export type QuerySchema = Record<string, QueryParameterType>;
 /** @public */
@@ -418,6 +490,8 @@ export function parseQuery<S extends QuerySchema>(
       out[name] = value === 'true';
     } else if (schema[name] === 'keyList') {
       out[name] = parseSecretKeyList(value);
+    } else if (schema[name] === 'ownedEditReason') {
+      out[name] = parseOwnedEditReason(value)!;
     } else {
       out[name] = readResourceVersionValue(value, `Query parameter "${label}"`);
     }
@@ -452,10 +526,11 @@ function readVersion(body: Record<string, unknown>): number {
 /** @public */
 export function parseRestoreRequest(raw: unknown): RestoreRequest {
   const body = requireObject(raw);
-  rejectUnknownFields(body, ['version', 'resourceVersion']);
+  rejectUnknownFields(body, ['version', 'resourceVersion', 'ownedEditReason']);
   return {
     version: readVersion(body),
     resourceVersion: readResourceVersion(body),
+    ...withReason(body),
   };
 }
 

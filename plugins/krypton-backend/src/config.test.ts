@@ -169,6 +169,32 @@ describe('krypton.notifications', () => {
   });
 });
 
+describe('krypton.ownedSecrets.allowEdits', () => {
+  const read = (allowEdits?: unknown) =>
+    readKryptonConfig(
+      new ConfigReader({
+        krypton:
+          allowEdits === undefined ? {} : { ownedSecrets: { allowEdits } },
+      }),
+      {},
+    ).allowOwnedEdits;
+
+  it('allows no owner by default, and the tools it lists', () => {
+    expect(read()).toEqual([]);
+    expect(read(['sealed-secrets', 'controller'])).toEqual([
+      'sealed-secrets',
+      'controller',
+    ]);
+  });
+
+  it('refuses a name that is not a tool Krypton recognises', () => {
+    expect(() => read(['helm', 'ExternalSecret'])).toThrow(
+      'krypton.ownedSecrets.allowEdits: "ExternalSecret" is not one of external-secrets, sealed-secrets, vault-secrets-operator, infisical, argocd, flux, helm, cert-manager, controller',
+    );
+    expect(() => read('helm')).toThrow(/allowEdits/);
+  });
+});
+
 describe('krypton.storageRewrite.timeLimitMinutes', () => {
   const read = (timeLimitMinutes: number | string) =>
     readKryptonConfig(

@@ -7,6 +7,8 @@ import {
   parseHistoryLimit,
   parseManagedOnly,
   parseRestartEnabled,
+  SECRET_OWNER_TOOLS,
+  SecretOwnerTool,
   tryNormalizeEntityRef,
   validateNamespace,
   validateSecretType,
@@ -47,6 +49,8 @@ export interface KryptonBackendConfig {
   serverTiming: boolean;
   /** How long one storage rewrite may run, in milliseconds. */
   storageRewriteTimeLimitMs: number;
+  /** The owners whose Secrets may be updated, restored, adopted and deleted, each with a reason. */
+  allowOwnedEdits: SecretOwnerTool[];
 }
 
 /** The operations whose success (or, for a restart, whose result) notifies owners. */
@@ -243,6 +247,27 @@ function readNotifications(config: Config): NotificationSettings {
   return { enabled, events: new Set(events) };
 }
 
+const isOwnerTool = (value: string): value is SecretOwnerTool =>
+  (SECRET_OWNER_TOOLS as readonly string[]).includes(value);
+
+/**
+ * krypton.ownedSecrets.allowEdits: none unless listed. A name that is not a tool Krypton recognises
+ * is a start-up error, so a typo cannot leave edits refused that the operator meant to allow.
+ */
+function readAllowOwnedEdits(config: Config): SecretOwnerTool[] {
+  const key = 'krypton.ownedSecrets.allowEdits';
+  return (config.getOptionalStringArray(key) ?? []).map(tool => {
+    if (!isOwnerTool(tool)) {
+      throw new InputError(
+        `${key}: ${JSON.stringify(
+          tool.slice(0, 100),
+        )} is not one of ${SECRET_OWNER_TOOLS.join(', ')}`,
+      );
+    }
+    return tool;
+  });
+}
+
 /** krypton.admins, normalized like every other entity ref; a typo is a start-up error. */
 function readAdmins(config: Config): string[] {
   return (config.getOptionalStringArray('krypton.admins') ?? []).map(ref => {
@@ -305,6 +330,7 @@ export function readKryptonConfig(
     serverTiming:
       config.getOptionalBoolean('krypton.diagnostics.serverTiming') ?? false,
     storageRewriteTimeLimitMs: readStorageRewriteTimeLimit(config),
+    allowOwnedEdits: readAllowOwnedEdits(config),
     ...readSettings(config, env),
   };
 }

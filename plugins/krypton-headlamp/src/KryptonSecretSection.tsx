@@ -9,6 +9,7 @@ import { ConsumersSection } from './consumers/ConsumersSection';
 import { HeadlampKrypton } from './engines';
 import { HistorySection } from './history/HistorySection';
 import { text } from './messages';
+import { OwnershipBanner } from './owner/OwnershipBanner';
 import {
   HeadlampResource,
   isManaged,
@@ -63,8 +64,9 @@ function Part(props: { title: string; children: JSX.Element }) {
 }
 
 /**
- * Krypton's section on Headlamp's Secret details view: the History and the Consumers of a
- * Krypton-managed Secret, as two parts of one section. Both run on one connection and sit under
+ * Krypton's section on Headlamp's Secret details view: the tool that owns the Secret, if any, and
+ * what a change of it comes to; the History and the Consumers of a Krypton-managed Secret, as two
+ * parts of one section. Both run on one connection and sit under
  * one statement of the limits, and both give way to the same note on an unmanaged Secret or a
  * snapshot. An insecure context (no Web Crypto) gets Krypton's refusal instead of the section.
  */
@@ -89,8 +91,9 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
     );
 
   const { krypton } = connection;
+  const snapshot = krypton.live.isSnapshot(secret.native);
   let body: JSX.Element;
-  if (krypton.live.isSnapshot(secret.native)) {
+  if (snapshot) {
     body = <Typography variant="body2">{text.section.snapshot}</Typography>;
   } else if (!isManaged(secret, krypton.settings.annotationPrefix)) {
     body = (
@@ -116,6 +119,11 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
     <SectionBox title={text.section.title}>
       <Box display="flex" flexDirection="column" gap={2}>
         <Limits />
+        {/* Managed or not: what a change comes to is worth knowing before any edit. A
+            snapshot is Krypton's own copy, which no tool owns. */}
+        {!snapshot && (
+          <OwnershipBanner secret={krypton.live.toSummary(secret.native)} />
+        )}
         {body}
       </Box>
     </SectionBox>

@@ -303,6 +303,173 @@ describe('KryptonSecretSection: restore', () => {
   });
 });
 
+describe('KryptonSecretSection: owned Secrets', () => {
+  const esoLabels = {
+    'krypton.io/managed-by': 'krypton',
+    'reconcile.external-secrets.io/managed': 'true',
+  };
+
+  /** A managed Secret with a version, then owned as `metadata` says. */
+  async function owned(metadata: {
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    managedFields?: unknown[];
+  }) {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    const current = await env.gateway.get(SECRETS, NS, 'db');
+    env.gateway.put(SECRETS, NS, {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        labels: { ...current.metadata.labels, ...metadata.labels },
+        annotations: {
+          ...current.metadata.annotations,
+          ...metadata.annotations,
+        },
+        ...(metadata.managedFields
+          ? { managedFields: metadata.managedFields }
+          : {}),
+      },
+    } as typeof current);
+    return env;
+  }
+
+  it('shows the owner, what an edit comes to and what to do instead, and offers no restore', async () => {
+    const env = await owned({ labels: esoLabels });
+    await show(env, 'db');
+    const banner = screen.getByRole('region', {
+      name: 'Owned by External Secrets',
+    });
+    expect(banner.textContent).toContain(
+      "What an edit here does: An edit here is undone by External Secrets: at once when the ExternalSecret's creationPolicy is Merge; with creationPolicy: Orphan it is kept until the ExternalSecret's next refresh.",
+    );
+    expect(banner.textContent).toContain(
+      'What Krypton does: Krypton does not change it: it does not update, restore, adopt or delete a Secret that another tool owns.',
+    );
+    expect(banner.textContent).toContain(
+      'What to do instead: Change the value in the external store, then have the ExternalSecret that writes db sync it now:',
+    );
+    expect(banner.querySelector('code')?.textContent).toBe(
+      `kubectl annotate externalsecret <externalsecret> -n ${NS} force-sync=$(date +%s) --overwrite`,
+    );
+
+    const restore = within(await rowOf('v1')).getByRole('button', {
+      name: 'Restore v1',
+    }) as HTMLButtonElement;
+    expect(restore.disabled).toBe(true);
+    const reason =
+      'Restore is not offered: External Secrets owns this Secret, and Krypton does not change a Secret that another tool owns.';
+    expect(screen.getByText(reason)).toBeTruthy();
+    expect(
+      document.getElementById(restore.getAttribute('aria-describedby')!)
+        ?.textContent,
+    ).toBe(reason);
+  });
+
+  it('copies the command', async () => {
+    const writeText = vi.fn(async (_text: string) => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const env = await owned({
+      labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+      annotations: {
+        'meta.helm.sh/release-name': 'web',
+        'meta.helm.sh/release-namespace': 'apps',
+      },
+    });
+    await show(env, 'db');
+    const banner = screen.getByRole('region', { name: 'Owned by Helm' });
+    expect(banner.textContent).toContain(
+      'Owner: Release web in namespace apps',
+    );
+    fireEvent.click(
+      within(banner).getByRole('button', { name: 'Copy the command' }),
+    );
+    expect(writeText).toHaveBeenCalledWith('helm upgrade web <chart> -n apps');
+    expect(await within(banner).findByText('Copied')).toBeTruthy();
+  });
+
+  it('shows the owner of a Secret that Krypton does not manage too', async () => {
+    const env = inMemoryKrypton();
+    env.put(
+      'tls',
+      { 'tls.crt': 'c' },
+      {
+        metadata: {
+          name: 'tls',
+          annotations: { 'cert-manager.io/certificate-name': 'site' },
+        },
+      },
+    );
+    await show(env, 'tls');
+    const banner = screen.getByRole('region', {
+      name: 'Owned by cert-manager',
+    });
+    expect(banner.querySelector('code')?.textContent).toBe(
+      `cmctl renew site -n ${NS}`,
+    );
+    expect(screen.getByText(/not managed by Krypton/)).toBeTruthy();
+  });
+
+  it('restores where a setting tells the owner to leave the Secret, saying so in the confirmation', async () => {
+    const env = await owned({
+      labels: {
+        'kustomize.toolkit.fluxcd.io/name': 'apps',
+        'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
+      },
+      annotations: { 'kustomize.toolkit.fluxcd.io/reconcile': 'disabled' },
+    });
+    await show(env, 'db');
+    expect(
+      screen.getByRole('region', { name: 'Owned by Flux' }).textContent,
+    ).toContain(
+      'An edit here is kept: kustomize.toolkit.fluxcd.io/reconcile=disabled on this Secret tells Flux to leave it.',
+    );
+    expect(screen.queryByText(/^Restore is not offered/)).toBeNull();
+    fireEvent.click(
+      within(await rowOf('v1')).getByRole('button', { name: 'Restore v1' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Restore v1?' });
+    const banner = within(dialog).getByRole('region', {
+      name: 'Owned by Flux',
+    });
+    expect(banner.textContent).toContain(
+      'Krypton changes it like any other Secret.',
+    );
+    // Compact: the steps at the source are on the section, not in the confirmation.
+    expect(banner.querySelector('code')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(
+      await screen.findByText(
+        'Restored v1. The values it replaced are saved as v2.',
+      ),
+    ).toBeTruthy();
+    const live = await env.gateway.get(SECRETS, NS, 'db');
+    expect(live.data).toEqual(encode({ password: 'p1' }));
+  });
+
+  it('warns that the next server-side apply of the data will fail on a field conflict', async () => {
+    const env = await owned({
+      managedFields: [
+        {
+          manager: 'argocd-controller',
+          operation: 'Apply',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:data': { 'f:password': {} } },
+        },
+      ],
+    });
+    await show(env, 'db');
+    const banner = screen.getByRole('region', {
+      name: 'Applied with server-side apply',
+    });
+    expect(banner.textContent).toBe(
+      'Applied with server-side applyThe next server-side apply by argocd-controller will fail on a field conflict with krypton unless it forces.',
+    );
+  });
+});
+
 describe('KryptonSecretSection: what it shows instead of a history', () => {
   it('says that Krypton keeps no history of a Secret it does not manage, without asking for one', async () => {
     const listMetadata = vi.fn();

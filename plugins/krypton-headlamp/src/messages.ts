@@ -1,9 +1,10 @@
 /**
  * Every word the plugin draws inside Headlamp, in one place. The plugin has no Backstage
  * translation ref to key them into; the API's fixed messages (`messages` of
- * @krypton/core) are shown verbatim, as in the Backstage plugin. The words of the value views and
- * those that describe a consuming workload are @krypton/plugin-krypton-react's, shared with the
- * Backstage plugin and rendered in English (englishValuesT, englishConsumersT).
+ * @krypton/core) are shown verbatim, as in the Backstage plugin. The words of the value views,
+ * those that describe a consuming workload and those of owned Secrets are
+ * @krypton/plugin-krypton-react's, shared with the Backstage plugin and rendered in English
+ * (englishValuesT, englishConsumersT, englishOwnerT).
  */
 
 /** Why the engines refuse to start in an insecure context; also the error they throw. */
@@ -70,6 +71,14 @@ export const text = {
     restore: 'Restore',
     restoreVersion: (version: number) => `Restore v${version}`,
     restoreBlocked: (reason: string) => `Restore is not offered: ${reason}`,
+  },
+  owner: {
+    /** The rule of an owner that asks for a reason, which this plugin has no field for. */
+    needsReason: (tool: string) =>
+      `${tool} owns this Secret, and changes of it need a reason, which Krypton in Headlamp does not ask for: change it at its source, or through the Krypton portal.`,
+    editLabel: 'Edit',
+    editRefused: (reason: string) =>
+      `Headlamp's Edit is off on this Secret: ${reason} An edit here would not last.`,
   },
   blocks: {
     pendingDeletion: 'the Secret is being deleted.',

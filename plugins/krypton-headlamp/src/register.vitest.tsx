@@ -27,7 +27,7 @@ describe('the plugin entry', () => {
   });
 
   it('registers one section, drawn on Secrets only, the Values processor and the Edit processor', async () => {
-    const { hideEditOnManaged } = await import('./editAction');
+    const { editActionOnSecrets } = await import('./editAction');
     const { valuesInPlaceOfData } = await import('./dataSection');
     expect(registry.sections).toHaveLength(1);
     const [section] = registry.sections;
@@ -43,7 +43,7 @@ describe('the plugin entry', () => {
       },
     ]);
     expect(registry.processors).toEqual([
-      { id: 'krypton.hide-edit-on-managed', processor: hideEditOnManaged },
+      { id: 'krypton.hide-edit-on-managed', processor: editActionOnSecrets },
     ]);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Krypton's views for any React host: the Backstage plugin and the Headlamp plugin draw a
  * Secret's values with them, each through a ValuesHost of its own classes, texts and controls,
- * and describe a Secret's consuming workloads and its versions' outside changes with the same
- * words.
+ * and describe a Secret's consuming workloads, its versions' outside changes and the tool that
+ * owns it with the same words.
  *
  * @packageDocumentation
  */
 export * from './values';
 export * from './consumers';
 export * from './history';
+export * from './owner';
+export { copyToClipboard } from './values/valueRow';
 export type { MessageKeyOf, WithoutPluralSuffix } from './texts';

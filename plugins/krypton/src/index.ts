@@ -11,6 +11,7 @@ export {
 } from './plugin';
 export { kryptonApiRef } from './api/KryptonApi';
 export type {
+  DeleteSecretRequest,
   KryptonApi,
   KryptonHealth,
   NamespaceLocation,

@@ -4,6 +4,7 @@ import {
 } from '@backstage/core-plugin-api/alpha';
 import {
   outsideChangeMessages,
+  ownedSecretMessages,
   previewMessages,
   valuesMessages,
   workloadMessages,
@@ -28,8 +29,9 @@ import { timeMessages } from './messages/time';
  * One area per component folder keeps the keys findable (`history.restore.title`); the `values`
  * and `preview` areas are the words of the value views that the Headlamp plugin shares, and so
  * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload
- * (merged into the `consumers` area), and `history.outside`, the words of a change made outside
- * Krypton. The fixed messages of the API (`messages` in the core, the
+ * (merged into the `consumers` area), `history.outside`, the words of a change made outside
+ * Krypton, and `owner`, the words that tell who owns a Secret and what a change of it comes to.
+ * The fixed messages of the API (`messages` in the core, the
  * spec's exact texts) are not here: the UI shows them as the server sent them, because they are
  * the contract that scripts and logs match on.
  *
@@ -47,6 +49,7 @@ export const kryptonTranslationRef = createTranslationRef({
     list: listMessages,
     operator: operatorMessages,
     overview: overviewMessages,
+    owner: ownedSecretMessages,
     page: pageMessages,
     platform: platformMessages,
     preview: previewMessages,

@@ -1,4 +1,4 @@
-import { IdentityMode } from '../dto';
+import { IdentityMode, SecretOwnerTool } from '../dto';
 import { Parsed } from '../settings';
 import { DeletedSecrets } from './deletedSecrets';
 import { SecretHistory } from './history';
@@ -19,6 +19,11 @@ export interface EngineSettings {
   managedOnly: boolean;
   /** KRYPTON_HISTORY_LIMIT, parsed: an invalid limit refuses history writes, never defaults. */
   historyLimit: Parsed<number>;
+  /**
+   * krypton.ownedSecrets.allowEdits: the owners whose Secrets may be edited, each edit with a
+   * reason. None when absent: every owned Secret's edits are refused.
+   */
+  allowOwnedEdits?: readonly SecretOwnerTool[];
 }
 
 /**
@@ -64,6 +69,7 @@ export function createEngines(options: {
     managedOnly: settings.managedOnly,
     historyLimit: settings.historyLimit,
     proveWrites: gateways.proveLiveWrites,
+    allowOwnedEdits: settings.allowOwnedEdits,
   });
   const history = new SecretHistory({
     gateway: gateways.archive,

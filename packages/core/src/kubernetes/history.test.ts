@@ -279,7 +279,8 @@ describe('history of updates', () => {
       SECRETS,
       NS,
       withMetadata(await read(t, 'owned'), {
-        ownerReferences: [CONTROLLER],
+        // An owner that is not the Secret's controller: Krypton refuses to edit a controlled one.
+        ownerReferences: [{ ...CONTROLLER, controller: false }],
         finalizers: ['example.com/keep'],
       }),
     );

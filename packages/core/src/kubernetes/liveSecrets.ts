@@ -11,6 +11,7 @@ import {
   CreateSecretRequest,
   SecretDto,
   SecretListItem,
+  SecretOwnerTool,
   SecretSummary,
   UpdateSecretRequest,
 } from '../dto';
@@ -18,6 +19,7 @@ import { KryptonError, messages } from '../errors';
 import { isManagedSecret } from '../secretTraits';
 import { Parsed } from '../settings';
 import { fromKubeError } from './errors';
+import { OwnedEdit, OwnedOperation, admitOwnedEdit } from './ownedEdits';
 import {
   ListOptions,
   listLiveUids,
@@ -91,6 +93,21 @@ export interface LiveSecretsOptions {
    * could not make the write themselves.
    */
   proveWrites?: boolean;
+  /**
+   * The owners whose Secrets this installation lets Krypton update, restore, adopt and delete,
+   * each edit with the user's reason (ownedEditRule); every other owner's are refused.
+   */
+  allowOwnedEdits?: readonly SecretOwnerTool[];
+}
+
+/**
+ * What an adoption wrote, and for an owned Secret, whose it is and why the user adopted it.
+ *
+ * @public
+ */
+export interface AdoptOutcome {
+  secret: NativeSecret;
+  owned?: OwnedEdit;
 }
 
 const notFound = () => new KryptonError('not_found', messages.notFound);
@@ -112,7 +129,25 @@ export class LiveSecrets {
       keys: this.keys,
       cluster: options.cluster,
       annotationPrefix: options.annotationPrefix,
+      allowOwnedEdits: options.allowOwnedEdits,
     };
+  }
+
+  /**
+   * Refuses (409) an edit of a Secret that another tool owns, unless the installation allows its
+   * owner's edits and the user gave a reason (admitOwnedEdit).
+   */
+  admitOwned(
+    live: NativeSecret,
+    operation: OwnedOperation,
+    reason: string | undefined,
+  ): OwnedEdit | undefined {
+    return admitOwnedEdit(
+      live.metadata,
+      operation,
+      reason,
+      this.options.allowOwnedEdits ?? [],
+    );
   }
 
   get cluster(): string {
@@ -378,7 +413,7 @@ export class LiveSecrets {
     req: AdoptSecretRequest,
     gate: LiveGate,
     admitType: (type: string) => void = () => undefined,
-  ): Promise<NativeSecret> {
+  ): Promise<AdoptOutcome> {
     const live = await this.loadGated(
       namespace,
       name,
@@ -389,6 +424,7 @@ export class LiveSecrets {
     admitType(live.type ?? 'Opaque');
     if (this.isManaged(live))
       throw new KryptonError('conflict', messages.alreadyManaged);
+    const owned = this.admitOwned(live, 'adopt', req.ownedEditReason);
     // planUpdate refuses a stale revision and service-account tokens.
     const { replacement } = this.planUpdate(live, {
       resourceVersion: req.resourceVersion,
@@ -399,6 +435,9 @@ export class LiveSecrets {
       ...(replacement.metadata.labels ?? {}),
       [this.keys.managedBy]: MANAGED_BY_VALUE,
     };
-    return this.kube(g => g.replace(SECRETS, namespace, name, replacement));
+    const secret = await this.kube(g =>
+      g.replace(SECRETS, namespace, name, replacement),
+    );
+    return owned ? { secret, owned } : { secret };
   }
 }

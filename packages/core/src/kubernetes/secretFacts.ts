@@ -226,3 +226,44 @@ export function lastChange(meta: ObjectMeta): SecretLastChange | undefined {
   }
   return newest?.change;
 }
+
+/**
+ * Krypton's field manager on every write: the backend's User-Agent starts with it, and Headlamp's
+ * writes send it, so that a server-side apply that conflicts with a Krypton edit names Krypton.
+ *
+ * @public
+ */
+export const KRYPTON_FIELD_MANAGER = 'krypton';
+
+/**
+ * The field managers other than Krypton that own data fields through server-side apply (an entry
+ * with `operation: Apply` whose fields hold `f:data` or `f:stringData`), sorted, each named once.
+ * After Krypton changes a key that one of them applied, that manager's next apply of another
+ * value fails on a field conflict with `krypton` unless it forces.
+ *
+ * @public
+ */
+export function dataAppliedBy(meta: ObjectMeta): string[] {
+  const managers = new Set<string>();
+  for (const entry of meta.managedFields ?? []) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { operation, manager, fieldsV1 } = entry as {
+      operation?: unknown;
+      manager?: unknown;
+      fieldsV1?: unknown;
+    };
+    if (
+      operation !== 'Apply' ||
+      typeof manager !== 'string' ||
+      manager === '' ||
+      manager === KRYPTON_FIELD_MANAGER ||
+      typeof fieldsV1 !== 'object' ||
+      fieldsV1 === null
+    ) {
+      continue;
+    }
+    const fields = fieldsV1 as Record<string, unknown>;
+    if ('f:data' in fields || 'f:stringData' in fields) managers.add(manager);
+  }
+  return [...managers].sort();
+}

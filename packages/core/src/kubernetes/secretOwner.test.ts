@@ -53,6 +53,7 @@ describe('recognizeOwner', () => {
       kind,
       name: 'source',
       outcome,
+      edits: 'refused',
       evidence: ['ownerReferences'],
     });
   });
@@ -99,6 +100,7 @@ describe('recognizeOwner', () => {
         tool: 'external-secrets',
         kind: 'ExternalSecret',
         outcome: 'reverted-at-once-or-refresh',
+        edits: 'refused',
         evidence: [
           ...Object.keys(extra.labels ?? {}),
           ...Object.keys(extra.annotations ?? {}),
@@ -132,6 +134,7 @@ describe('recognizeOwner', () => {
     ).toMatchObject({
       tool: 'vault-secrets-operator',
       outcome: 'reverted-at-refresh',
+      edits: 'refused',
     });
     expect(
       recognizeOwner(
@@ -146,6 +149,7 @@ describe('recognizeOwner', () => {
       kind: 'Application',
       name: 'payments',
       outcome: 'reverted-at-sync',
+      edits: 'refused',
       evidence: ['argocd.argoproj.io/tracking-id'],
     });
     expect(
@@ -164,6 +168,7 @@ describe('recognizeOwner', () => {
       name: 'api',
       namespace: 'apps',
       outcome: 'reverted-at-upgrade',
+      edits: 'refused',
       evidence: ['app.kubernetes.io/managed-by', 'meta.helm.sh/release-name'],
     });
     expect(
@@ -175,6 +180,7 @@ describe('recognizeOwner', () => {
       kind: 'Certificate',
       name: 'web',
       outcome: 'replaced-at-once',
+      edits: 'refused',
     });
   });
 
@@ -197,6 +203,7 @@ describe('recognizeOwner', () => {
       name: 'apps',
       namespace: 'flux-system',
       outcome: 'reverted-at-refresh',
+      edits: 'refused',
       evidence: ['kustomize.toolkit.fluxcd.io/name'],
     });
     for (const [annotations, outcome] of [
@@ -254,6 +261,7 @@ describe('recognizeOwner', () => {
       name: 'api',
       namespace: 'apps',
       outcome: 'reverted-at-upgrade',
+      edits: 'refused',
       evidence: ['helm.toolkit.fluxcd.io/name'],
       settings: ['helm.toolkit.fluxcd.io/driftDetection=disabled'],
     });

@@ -1,9 +1,17 @@
-import { OwnedEditOutcome, SecretOwner, SecretOwnerTool } from '../dto';
+import {
+  OwnedEditOutcome,
+  OwnedEditRule,
+  SecretOwner,
+  SecretOwnerTool,
+} from '../dto';
 import { ObjectMeta } from './types';
 
 // Which tool owns a Secret, and what an edit of its data in place will come to, from exact
 // metadata keys only. Each rule names the tool's own source for what it does (docs/owners.md):
 // a guess here would tell people their change is safe when it is not.
+
+/** An owner as the metadata says, before the installation's rule for edits is applied. */
+type RecognizedOwner = Omit<SecretOwner, 'edits'>;
 
 interface OwnerKind {
   tool: SecretOwnerTool;
@@ -69,6 +77,12 @@ function fluxSetting(
   return value !== undefined && values.includes(value) ? value : undefined;
 }
 
+/**
+ * A name an owning object can have: DNS labels and subdomains, Argo CD's `<namespace>_<app>`, at
+ * most 253 characters.
+ */
+const OBJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/;
+
 const SSA_MODES = ['Override', 'Merge', 'IfNotPresent', 'Ignore'] as const;
 
 /** Argo CD's tracking id: `<app>:<group>/<kind>:<namespace>/<name>`; the app is before the colon. */
@@ -77,7 +91,7 @@ function argoApplication(trackingId: string): string | undefined {
   return colon > 0 ? trackingId.slice(0, colon) : undefined;
 }
 
-function byController(meta: ObjectMeta): SecretOwner | undefined {
+function byController(meta: ObjectMeta): RecognizedOwner | undefined {
   const owner = (meta.ownerReferences ?? []).find(o => o.controller === true);
   if (!owner) return undefined;
   const known = CONTROLLERS[`${groupOf(owner.apiVersion)}/${owner.kind}`];
@@ -101,7 +115,7 @@ const HELM_RELEASE = 'meta.helm.sh/release-name';
 const HELM_NAMESPACE = 'meta.helm.sh/release-namespace';
 const CERTIFICATE = 'cert-manager.io/certificate-name';
 
-function byExternalSecrets(meta: ObjectMeta): SecretOwner | undefined {
+function byExternalSecrets(meta: ObjectMeta): RecognizedOwner | undefined {
   const evidence = [
     meta.labels?.[ESO_MANAGED] === 'true' && ESO_MANAGED,
     meta.annotations?.[ESO_HASH] !== undefined && ESO_HASH,
@@ -117,7 +131,7 @@ function byExternalSecrets(meta: ObjectMeta): SecretOwner | undefined {
   };
 }
 
-function byFlux(meta: ObjectMeta): SecretOwner | undefined {
+function byFlux(meta: ObjectMeta): RecognizedOwner | undefined {
   const kustomization = meta.labels?.[`${FLUX_KUSTOMIZE}/name`];
   if (kustomization !== undefined) {
     const settings: string[] = [];
@@ -177,17 +191,62 @@ function byFlux(meta: ObjectMeta): SecretOwner | undefined {
  *
  * @public
  */
-export function recognizeOwner(meta: ObjectMeta): SecretOwner | undefined {
+export function recognizeOwner(
+  meta: ObjectMeta,
+  allowEdits: readonly SecretOwnerTool[] = [],
+): SecretOwner | undefined {
   const owner = recognize(meta);
   if (!owner) return undefined;
+  // Only a name that an object can have reaches readers: several names come from free-text
+  // annotations, which summaries otherwise withhold.
+  for (const key of ['name', 'namespace'] as const) {
+    const value = owner[key];
+    if (value !== undefined && !OBJECT_NAME.test(value)) delete owner[key];
+  }
   // Optional fields that the metadata does not give are left out, not sent as undefined.
   for (const key of ['kind', 'name', 'namespace'] as const) {
     if (owner[key] === undefined) delete owner[key];
   }
-  return owner;
+  return {
+    ...owner,
+    edits: ownedEditRule(owner.tool, owner.outcome, allowEdits),
+  };
 }
 
-function recognize(meta: ObjectMeta): SecretOwner | undefined {
+/**
+ * What Krypton does with an update, restore, adopt or delete of an owned Secret: an edit that
+ * lasts (a setting tells the owner to leave the Secret) goes through; otherwise it is refused,
+ * unless the installation allows the owner's edits, each with a reason.
+ *
+ * @public
+ */
+export function ownedEditRule(
+  tool: SecretOwnerTool,
+  outcome: OwnedEditOutcome,
+  allowEdits: readonly SecretOwnerTool[],
+): OwnedEditRule {
+  if (outcome === 'kept') return 'allowed';
+  return allowEdits.includes(tool) ? 'reason-required' : 'refused';
+}
+
+/**
+ * Every tool recognizeOwner names, for settings that list them.
+ *
+ * @public
+ */
+export const SECRET_OWNER_TOOLS: readonly SecretOwnerTool[] = [
+  'external-secrets',
+  'sealed-secrets',
+  'vault-secrets-operator',
+  'infisical',
+  'argocd',
+  'flux',
+  'helm',
+  'cert-manager',
+  'controller',
+];
+
+function recognize(meta: ObjectMeta): RecognizedOwner | undefined {
   const controller = byController(meta);
   if (controller) return controller;
   const eso = byExternalSecrets(meta);

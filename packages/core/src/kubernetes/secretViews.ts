@@ -4,12 +4,18 @@ import {
   parseVersionCounter,
   readAccessRules,
 } from '../annotations';
-import { SecretDto, SecretMetadataView, SecretSummary } from '../dto';
+import {
+  SecretDto,
+  SecretMetadataView,
+  SecretOwnerTool,
+  SecretSummary,
+} from '../dto';
 import { emptyMap, losslessText } from '../encoding';
 import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { isSnapshotName } from '../validation';
 import {
   AnnotationAudience,
+  dataAppliedBy,
   lastChange,
   shownAnnotations,
   shownLabels,
@@ -32,6 +38,8 @@ export interface SecretViewContext {
   cluster: string;
   /** krypton.annotationPrefix, whose annotations are Krypton's own. */
   annotationPrefix: string;
+  /** The owners whose Secrets the installation lets Krypton edit, with a reason (none if absent). */
+  allowOwnedEdits?: readonly SecretOwnerTool[];
 }
 
 /**
@@ -131,8 +139,10 @@ export function secretMetadataView(
   view.ownerReferences = shownOwnerReferences(secret.metadata);
   const changed = lastChange(secret.metadata);
   if (changed) view.lastChange = changed;
-  const owner = recognizeOwner(secret.metadata);
+  const owner = recognizeOwner(secret.metadata, context.allowOwnedEdits);
   if (owner) view.owner = owner;
+  const appliers = dataAppliedBy(secret.metadata);
+  if (appliers.length > 0) view.dataAppliedBy = appliers;
   return view;
 }
 

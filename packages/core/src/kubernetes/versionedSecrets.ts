@@ -1,5 +1,6 @@
 import {
   DeleteResult,
+  OwnedEditReason,
   RestoreRequest,
   UpdateSecretRequest,
   VersionDto,
@@ -14,6 +15,7 @@ import {
 } from './history';
 import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
 import { LiveGate, LiveSecrets } from './liveSecrets';
+import { OwnedEdit } from './ownedEdits';
 import { splitData } from './secretViews';
 import { requiredActions } from './writePlan';
 import { versionSummary } from './snapshots';
@@ -41,6 +43,8 @@ export interface VersionedWrite {
   dataChanged: boolean;
   /** Present when the write saved the replaced state into history. */
   archive?: ArchiveOutcome;
+  /** Present for an allowed edit of an owned Secret: whose it is and the user's reason. */
+  owned?: OwnedEdit;
 }
 
 /** @public */
@@ -48,9 +52,27 @@ export interface DeleteOutcomeReport {
   result: DeleteResult;
   /** What cleanup removed; absent with keepHistory. */
   cleanup?: HistoryCleanupCounts;
+  /** Present for an allowed delete of an owned Secret: whose it is and the user's reason. */
+  owned?: OwnedEdit;
+}
+
+/**
+ * A delete: the revision the caller loaded, whether history stays, and the reason for deleting a
+ * Secret that another tool owns.
+ *
+ * @public
+ */
+export interface DeleteRequest extends OwnedEditReason {
+  resourceVersion: string;
+  keepHistory: boolean;
 }
 
 const stale = () => new KryptonError('conflict', messages.staleRevision);
+
+const withOwned = (
+  write: VersionedWrite,
+  owned: OwnedEdit | undefined,
+): VersionedWrite => (owned ? { ...write, owned } : write);
 
 /**
  * The writes that history stands behind: every data-changing update and every restore first saves
@@ -114,6 +136,7 @@ export class VersionedSecrets {
       gate,
     );
     gate.admit(live, requiredActions(req, live));
+    const owned = this.live.admitOwned(live, 'update', req.ownedEditReason);
     const { replacement, check } = this.live.planUpdate(live, req);
     let archive: ArchiveOutcome | undefined;
     if (check.dataChanged) {
@@ -121,7 +144,10 @@ export class VersionedSecrets {
       archive = await this.archive(live, check.replacedVersion);
     }
     const secret = await this.live.write(namespace, name, replacement);
-    return { secret, dataChanged: check.dataChanged, archive };
+    return withOwned(
+      { secret, dataChanged: check.dataChanged, archive },
+      owned,
+    );
   }
 
   /**
@@ -136,6 +162,7 @@ export class VersionedSecrets {
     gate: LiveGate,
   ): Promise<VersionedWrite> {
     const live = await this.live.loadGated(namespace, name, ['restore'], gate);
+    const owned = this.live.admitOwned(live, 'restore', req.ownedEditReason);
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
     if ((live.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE) {
       throw new KryptonError('unprocessable', messages.serviceAccountToken);
@@ -158,7 +185,7 @@ export class VersionedSecrets {
     await this.live.proveReplace(replacement);
     const archive = await this.archive(live, check.replacedVersion);
     const secret = await this.live.write(namespace, name, replacement);
-    return { secret, dataChanged: true, archive };
+    return withOwned({ secret, dataChanged: true, archive }, owned);
   }
 
   /**
@@ -169,13 +196,14 @@ export class VersionedSecrets {
   async delete(
     namespace: string,
     name: string,
-    req: { resourceVersion: string; keepHistory: boolean },
+    req: DeleteRequest,
     gate: LiveGate,
   ): Promise<DeleteOutcomeReport> {
     // A delete needs the UID and revision, never the values.
     const live = await this.live.loadGated(namespace, name, ['delete'], gate, {
       metadataOnly: true,
     });
+    const owned = this.live.admitOwned(live, 'delete', req.ownedEditReason);
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
     const uid = live.metadata.uid!;
     const preconditions = { uid, resourceVersion: req.resourceVersion };
@@ -241,6 +269,7 @@ export class VersionedSecrets {
           history: req.keepHistory ? 'kept' : 'cleaned',
         },
         cleanup: req.keepHistory ? undefined : counts,
+        ...(owned ? { owned } : {}),
       };
     } catch (err) {
       // Earlier deletes are not rolled back: say how far cleanup got.

@@ -85,10 +85,21 @@ const secretMetadataView = {
         ),
       evidence: z.array(z.string()),
       settings: z.array(z.string()).optional(),
+      edits: z
+        .enum(['refused', 'reason-required', 'allowed'])
+        .describe(
+          'What Krypton does with an update, restore, adopt or delete: refused (409), reason-required (a person must give a reason; an action cannot), allowed (the edit lasts)',
+        ),
     })
     .optional()
     .describe(
       'The tool that owns the Secret, recognised from its metadata; absent when none does',
+    ),
+  dataAppliedBy: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Field managers that server-side apply the data: a change through Krypton makes their next apply conflict',
     ),
 };
 

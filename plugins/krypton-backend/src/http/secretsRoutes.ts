@@ -13,6 +13,7 @@ const GET_QUERY = { keys: 'keyList' } as const satisfies QuerySchema;
 const DELETE_QUERY = {
   resourceVersion: 'resourceVersion',
   keepHistory: 'boolean',
+  ownedEditReason: 'ownedEditReason',
 } as const satisfies QuerySchema;
 
 /** The live Secrets' routes: list, create, read, summary, update, adopt, delete. */

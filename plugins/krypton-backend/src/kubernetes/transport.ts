@@ -1,5 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import {
+  KRYPTON_FIELD_MANAGER,
   KUBE_MAX_RESPONSE_BYTES,
   KUBE_REQUEST_DEADLINE_MS,
 } from '@krypton/core';
@@ -9,7 +10,9 @@ import https from 'node:https';
 import { timed } from '../diagnostics/serverTiming';
 import { version } from '../../package.json';
 
-const KRYPTON_USER_AGENT = `krypton/${version}`;
+// Kubernetes names a write's field manager after the User-Agent up to its first "/": every write
+// of the server is then `krypton`'s, the name that server-side apply conflicts give.
+const KRYPTON_USER_AGENT = `${KRYPTON_FIELD_MANAGER}/${version}`;
 
 /** The Kubernetes identity that a request acts as, on top of the transport's own credentials. */
 export interface Impersonation {

@@ -39,6 +39,34 @@ describe('notificationFor', () => {
     });
   });
 
+  it('says whose an owned Secret is and why it was changed anyway, at high severity', () => {
+    expect(
+      notificationFor(
+        change({
+          ...base,
+          event: 'update',
+          version: 7,
+          resourceVersion: '4711',
+          owned: {
+            owner: {
+              tool: 'external-secrets',
+              kind: 'ExternalSecret',
+              name: 'db-source',
+              outcome: 'reverted-at-once',
+              evidence: ['ownerReferences'],
+              edits: 'reason-required',
+            },
+            reason: 'Vault is down, INC-42',
+          },
+        }),
+      ),
+    ).toMatchObject({
+      description:
+        'user:default/alice updated Secret payments/db on cluster prod-eu. It is now version 7 (resourceVersion 4711). The Secret is owned by External Secrets (ExternalSecret db-source), which may undo this; the reason given: "Vault is down, INC-42".',
+      severity: 'high',
+    });
+  });
+
   it('leaves out a version counter that is malformed', () => {
     expect(
       notificationFor(

@@ -1,6 +1,11 @@
 import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
 import { LinkedSecretFacts } from '@krypton/plugin-krypton-common';
-import { DeleteResult, RestartStatus } from '@krypton/core';
+import {
+  DeleteResult,
+  OwnedEdit,
+  RestartStatus,
+  describeOwner,
+} from '@krypton/core';
 import { NotificationEvent } from '../config';
 import { SecretAudience } from './audience';
 
@@ -33,6 +38,8 @@ export type SecretChange = SecretChangeEvent & {
    * recipients of a signal about a Secret with rules.
    */
   audience: SecretAudience;
+  /** An allowed edit of a Secret that another tool owns: whose it is and the user's reason. */
+  owned?: OwnedEdit;
 };
 
 export type NotificationPayload = NotificationSendOptions['payload'];
@@ -125,6 +132,14 @@ function describe(
   }
 }
 
+/** Why an edit that the Secret's owner may undo was made anyway, in the user's words. */
+const ownedText = (owned: OwnedEdit | undefined) =>
+  owned
+    ? ` The Secret is owned by ${describeOwner(
+        owned.owner,
+      )}, which may undo this; the reason given: "${owned.reason}".`
+    : '';
+
 /**
  * The notification of a change. It names the Secret, the cluster, the event, the outcome's
  * version or counts and the actor; it never carries a value or a key name.
@@ -138,12 +153,13 @@ export function notificationFor(change: SecretChange): NotificationPayload {
     `${secret} on cluster ${cluster}`,
   );
   const high =
+    change.owned !== undefined ||
     change.event === 'delete' ||
     (change.event === 'restart' &&
       (change.status === 'partial' || change.status === 'failed'));
   return {
     title,
-    description: `${change.actor} ${detail}`,
+    description: `${change.actor} ${detail}${ownedText(change.owned)}`,
     link: portalLink(change),
     severity: high ? 'high' : 'normal',
     topic: 'krypton',

@@ -5,6 +5,7 @@ import {
   BackstageUserPrincipal,
 } from '@backstage/backend-plugin-api';
 import { JsonObject } from '@backstage/types';
+import { OwnedEdit, describeOwner } from '@krypton/core';
 import { Request } from 'express';
 import { timed } from '../diagnostics/serverTiming';
 import { toKryptonError } from '../errors';
@@ -83,5 +84,21 @@ export function createAudited(auditor: AuditorService) {
         : recorded.success({ meta: done }),
     );
     return out.result;
+  };
+}
+
+/**
+ * What an audit event records of an edit of a Secret that another tool owns: the reason the request
+ * gave, and once admitted, the owner that may undo it. Empty for any other edit.
+ */
+export function ownedEditMeta(
+  reason: string | undefined,
+  owned?: OwnedEdit,
+): Record<string, string> {
+  return {
+    ...(reason === undefined ? {} : { ownedEditReason: reason }),
+    ...(owned
+      ? { ownedBy: describeOwner(owned.owner), ownerTool: owned.owner.tool }
+      : {}),
   };
 }

@@ -6,7 +6,7 @@ import {
   parseVersionParam,
   VALUE_ACTIONS,
 } from '@krypton/core';
-import { AUDIT_EVENTS } from './audit';
+import { AUDIT_EVENTS, ownedEditMeta } from './audit';
 import { admitSecretName } from './callers';
 import { SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
@@ -58,6 +58,7 @@ export class HistoryService {
     const meta = {
       ...ctx.auditMeta(name),
       restoredVersion: String(body.version),
+      ...ownedEditMeta(body.ownedEditReason),
     };
     const answer = ctx.answerFor(permissionsFor(['restore']));
     return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () => {
@@ -74,6 +75,7 @@ export class HistoryService {
         version: written.result.version,
         resourceVersion: written.result.resourceVersion,
         ...ctx.changeOf(out.secret),
+        ...(out.owned ? { owned: out.owned } : {}),
       });
       return written;
     });

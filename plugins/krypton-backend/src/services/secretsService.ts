@@ -20,7 +20,7 @@ import {
   NativeSecret,
   VALUE_ACTIONS,
 } from '@krypton/core';
-import { AUDIT_EVENTS } from './audit';
+import { AUDIT_EVENTS, ownedEditMeta } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { admitSecretName } from './callers';
 import { SecretTarget } from './requestContext';
@@ -50,6 +50,8 @@ export interface DeleteOptions {
   /** The metadata.resourceVersion the caller loaded; required. */
   resourceVersion?: string;
   keepHistory?: boolean;
+  /** The reason for deleting a Secret that another tool owns (OwnedEditRule). */
+  ownedEditReason?: string;
 }
 
 /** The live Secrets: list, create, read, update, adopt and delete, each gated and audited. */
@@ -198,7 +200,7 @@ export class SecretsService {
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,
-      ctx.auditMeta(name),
+      { ...ctx.auditMeta(name), ...ownedEditMeta(body.ownedEditReason) },
       async () => {
         const out = await ctx.versioned.update(
           ctx.namespace,
@@ -212,6 +214,7 @@ export class SecretsService {
           version: written.result.version,
           resourceVersion: written.result.resourceVersion,
           ...ctx.changeOf(out.secret),
+          ...(out.owned ? { owned: out.owned } : {}),
         });
         return written;
       },
@@ -229,11 +232,11 @@ export class SecretsService {
     const adopted = await this.deps.audited(
       ctx,
       AUDIT_EVENTS.adopt,
-      ctx.auditMeta(name),
+      { ...ctx.auditMeta(name), ...ownedEditMeta(body.ownedEditReason) },
       async () => {
         // The namespace is refused before Krypton reads anything there; the type once it is read.
         ctx.admitPlacement();
-        const s = await ctx.live.adopt(
+        const { secret, owned } = await ctx.live.adopt(
           ctx.namespace,
           name,
           body,
@@ -241,8 +244,11 @@ export class SecretsService {
           ctx.admitPlacement,
         );
         return {
-          result: s,
-          meta: { resourceVersion: s.metadata.resourceVersion ?? '' },
+          result: secret,
+          meta: {
+            resourceVersion: secret.metadata.resourceVersion ?? '',
+            ...ownedEditMeta(owned?.reason, owned),
+          },
         };
       },
     );
@@ -265,10 +271,12 @@ export class SecretsService {
     const request = {
       resourceVersion: options.resourceVersion,
       keepHistory: options.keepHistory ?? false,
+      ownedEditReason: options.ownedEditReason,
     };
     const meta = {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
+      ...ownedEditMeta(request.ownedEditReason),
     };
     // The Secret as the delete's own gate read it, for the owners that select it by label: once
     // it is gone nothing else can say, and another read would cost a request.
@@ -292,6 +300,7 @@ export class SecretsService {
           event: 'delete',
           ...report.result,
           ...ctx.changeOf(deleted),
+          ...(report.owned ? { owned: report.owned } : {}),
         });
       }
       return {
@@ -299,6 +308,7 @@ export class SecretsService {
         meta: {
           status: report.result.status,
           history: report.result.history,
+          ...ownedEditMeta(report.owned?.reason, report.owned),
           ...(report.cleanup
             ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
             : {}),

@@ -1,4 +1,5 @@
 import { SecretWriteAnswer, NativeSecret, VersionedWrite } from '@krypton/core';
+import { ownedEditMeta } from './audit';
 
 /** An update's or restore's answer, and what it saved into history for its audit event. */
 export async function versionedWriteResult(
@@ -15,6 +16,7 @@ export async function versionedWriteResult(
             prunedCount: out.archive.pruned,
           }
         : {}),
+      ...ownedEditMeta(out.owned?.reason, out.owned),
       dataChanged: out.dataChanged,
       version: result.version ?? 0,
       resourceVersion: result.resourceVersion,

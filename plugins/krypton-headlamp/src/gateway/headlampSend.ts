@@ -4,6 +4,7 @@ import {
   KubeApiError,
   KubeRestRequest,
   KubeRestSend,
+  KRYPTON_FIELD_MANAGER,
 } from '@krypton/core';
 import { ClusterRequest, KubeQuery } from './clusterRequest';
 
@@ -40,7 +41,6 @@ function isAnswer(value: unknown): value is Answer {
  * would name the browser.
  */
 const WRITES: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
-const FIELD_MANAGER = 'krypton';
 
 /**
  * What a rejected clusterRequest means, as the server's transport would have said it. Headlamp
@@ -157,7 +157,7 @@ export function headlampSend(options: HeadlampSendOptions): KubeRestSend {
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) query[key] = value;
     }
-    if (WRITES.has(req.method)) query.fieldManager = FIELD_MANAGER;
+    if (WRITES.has(req.method)) query.fieldManager = KRYPTON_FIELD_MANAGER;
     let answer: unknown;
     try {
       answer = await options.request(

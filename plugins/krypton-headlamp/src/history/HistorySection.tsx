@@ -26,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import { Fragment, useId, useMemo, useState } from 'react';
 import { HeadlampKrypton } from '../engines';
 import { text } from '../messages';
+import { ownedChangeBlock } from '../owner/ownedBlock';
 import { ShownSecret } from '../shownSecret';
 import { Failure, failureOf } from './failure';
 import { RestoreDialog } from './RestoreDialog';
@@ -248,13 +249,17 @@ export function HistorySection(props: {
     const shown = valuesShown(secret.native);
     return liveComparison(dto, shown ? dto : undefined, shown);
   }, [dto, secret.native]);
-  // RBAC is the only gate here, and the API server applies it to the restore itself.
-  const block = restoreBlockOf(dto, true);
+  // RBAC is the only gate here, and the API server applies it to the restore itself; the
+  // Secret's owner may rule the change out for everyone, which the engine would refuse (409).
+  const core = restoreBlockOf(dto, true);
+  const block = core ? BLOCK_TEXT[core] : ownedChangeBlock(dto.owner);
   const limit = krypton.settings.historyLimit;
 
   // The revision on screen when the user opened the confirmation: if Headlamp shows a newer one
   // meanwhile, the engine refuses the restore (409) rather than replace what was not reviewed.
   const confirm = async (version: number, pinned: string) => {
+    // The Secret on the view may have changed under the open dialog: never restore past a block.
+    if (block !== undefined) return;
     setRestore({ status: 'confirm', version, pinned, running: true });
     try {
       const result = await krypton.versioned.restore(
@@ -311,7 +316,7 @@ export function HistorySection(props: {
               )}
               {block && (
                 <Alert severity="info" id={blockId}>
-                  {text.history.restoreBlocked(BLOCK_TEXT[block])}
+                  {text.history.restoreBlocked(block)}
                 </Alert>
               )}
               <VersionTable
@@ -319,7 +324,7 @@ export function HistorySection(props: {
                 secret={secret}
                 items={items}
                 live={live}
-                block={block && BLOCK_TEXT[block]}
+                block={block}
                 blockId={blockId}
                 onRestore={version =>
                   setRestore({
@@ -339,6 +344,8 @@ export function HistorySection(props: {
           version={restore.version}
           resourceVersion={restore.pinned}
           running={restore.running}
+          secret={dto}
+          block={block}
           onCancel={() => setRestore({ status: 'idle' })}
           onConfirm={() => confirm(restore.version, restore.pinned)}
         />

@@ -9,8 +9,11 @@ export type CopyStatus = 'idle' | 'copied' | 'failed';
 export const COPY_STATUS_MS = 4000;
 
 /**
- * navigator.clipboard only: the execCommand fallback would need the value in a hidden textarea in
- * the DOM. It is missing outside secure contexts, which is reported rather than worked around.
+ * Copies text to the clipboard; false when it could not. navigator.clipboard only: the
+ * execCommand fallback would need the value in a hidden textarea in the DOM. It is missing outside
+ * secure contexts, which is reported rather than worked around.
+ *
+ * @public
  */
 export async function copyToClipboard(text: string): Promise<boolean> {
   if (typeof navigator === 'undefined' || !navigator.clipboard?.writeText) {

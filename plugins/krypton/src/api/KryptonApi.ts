@@ -7,6 +7,7 @@ import {
   DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  OwnedEditReason,
   RecreateRequest,
   RestartResult,
   RestoreRequest,
@@ -21,6 +22,17 @@ import {
   VersionDto,
   VersionList,
 } from '@krypton/core';
+
+/**
+ * DELETE .../secrets/:name, whose fields travel in the query: the expected revision, whether the
+ * history is kept, and the reason for deleting a Secret that another tool owns.
+ *
+ * @public
+ */
+export interface DeleteSecretRequest extends OwnedEditReason {
+  resourceVersion: string;
+  keepHistory?: boolean;
+}
 
 /** @public */
 export interface KryptonHealth {
@@ -98,9 +110,13 @@ export interface KryptonApi {
     location: SecretLocation,
     request: AdoptSecretRequest,
   ): Promise<SecretSummary>;
+  /**
+   * Deletes the Secret at the revision the user reviewed. `ownedEditReason` is the user's reason
+   * for deleting a Secret that another tool owns, where the installation asks for one.
+   */
   deleteSecret(
     location: SecretLocation,
-    request: { resourceVersion: string; keepHistory?: boolean },
+    request: DeleteSecretRequest,
   ): Promise<DeleteResult>;
   listVersions(location: SecretLocation): Promise<VersionList>;
   getVersion(location: SecretLocation, version: number): Promise<VersionDto>;

@@ -249,6 +249,66 @@ describe('KryptonClient', () => {
       expect(body).toEqual({ version: 2, resourceVersion: '5' });
     });
 
+    it("sends the reason for changing an owned Secret: in the body of update, restore and adopt, in a delete's query", async () => {
+      const reason = 'Vault is down; rotating the leaked key by hand & now';
+      const bodies: Record<string, unknown> = {};
+      let query = '';
+      const record =
+        (name: string) =>
+        async ({ request }: { request: Request }) => {
+          bodies[name] = await request.json();
+          return HttpResponse.json({ name: 'db' });
+        };
+      server.use(
+        http.put(`${baseUrl}/namespaces/ns/secrets/db`, record('update')),
+        http.post(
+          `${baseUrl}/namespaces/ns/secrets/db/restore`,
+          record('restore'),
+        ),
+        http.post(`${baseUrl}/namespaces/ns/secrets/db/adopt`, record('adopt')),
+        http.delete(`${baseUrl}/namespaces/ns/secrets/db`, ({ request }) => {
+          query = new URL(request.url).search;
+          return HttpResponse.json({ status: 'deleted', history: 'cleaned' });
+        }),
+      );
+      const at = { namespace: 'ns', name: 'db' };
+      await client.updateSecret(at, {
+        resourceVersion: '5',
+        data: { a: 'b' },
+        ownedEditReason: reason,
+      });
+      await client.restoreVersion(at, {
+        version: 2,
+        resourceVersion: '5',
+        ownedEditReason: reason,
+      });
+      await client.adoptSecret(at, {
+        resourceVersion: '5',
+        ownedEditReason: reason,
+      });
+      await client.deleteSecret(at, {
+        resourceVersion: '5',
+        keepHistory: false,
+        ownedEditReason: reason,
+      });
+      expect(bodies).toEqual({
+        update: {
+          resourceVersion: '5',
+          data: { a: 'b' },
+          ownedEditReason: reason,
+        },
+        restore: { version: 2, resourceVersion: '5', ownedEditReason: reason },
+        adopt: { resourceVersion: '5', ownedEditReason: reason },
+      });
+      const params = new URLSearchParams(query);
+      expect(params.get('ownedEditReason')).toBe(reason);
+      expect([...params.keys()]).toEqual([
+        'resourceVersion',
+        'keepHistory',
+        'ownedEditReason',
+      ]);
+    });
+
     it('returns each write answer as sent: with values, or redacted without them', async () => {
       const meta = {
         cluster: 'local',

@@ -22,6 +22,7 @@ import {
   VersionList,
 } from '@krypton/core';
 import {
+  DeleteSecretRequest,
   KryptonApi,
   KryptonHealth,
   NamespaceLocation,
@@ -171,13 +172,15 @@ export class KryptonClient implements KryptonApi {
 
   deleteSecret(
     location: SecretLocation,
-    request: { resourceVersion: string; keepHistory?: boolean },
+    request: DeleteSecretRequest,
   ): Promise<DeleteResult> {
     const query = new URLSearchParams({
       resourceVersion: request.resourceVersion,
     });
     if (request.keepHistory !== undefined)
       query.set('keepHistory', String(request.keepHistory));
+    if (request.ownedEditReason !== undefined)
+      query.set('ownedEditReason', request.ownedEditReason);
     return this.json(`${secretPath(location)}?${query}`, {
       method: 'DELETE',
     });

@@ -3,6 +3,7 @@ import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { messages } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
@@ -262,6 +263,78 @@ describe('EntityKryptonContent', () => {
     });
     expect(token).toHaveAttribute('aria-disabled', 'true');
     expect(token).toHaveAccessibleDescription(messages.serviceAccountToken);
+  });
+
+  it('marks each owned Secret with its owner, what a change comes to as its tooltip, and no Roll back where Krypton refuses', async () => {
+    server.use(
+      http.get(`${baseUrl}/namespaces/demo/secrets/tls/summary`, () =>
+        HttpResponse.json(
+          summary({
+            name: 'tls',
+            owner: {
+              tool: 'cert-manager',
+              kind: 'Certificate',
+              name: 'site',
+              outcome: 'replaced-at-once',
+              evidence: ['cert-manager.io/certificate-name'],
+              edits: 'refused',
+            },
+          }),
+        ),
+      ),
+      http.get(`${baseUrl}/namespaces/demo/secrets`, () =>
+        HttpResponse.json({
+          items: [
+            listItem({
+              name: 'web',
+              owner: {
+                tool: 'helm',
+                kind: 'Release',
+                name: 'web',
+                outcome: 'reverted-at-upgrade',
+                evidence: ['app.kubernetes.io/managed-by'],
+                edits: 'reason-required',
+              },
+              dataAppliedBy: ['helm'],
+            }),
+            listItem({ name: 'plain' }),
+          ],
+        }),
+      ),
+    );
+    await renderFor({
+      'krypton.io/secrets': 'demo/tls',
+      'krypton.io/secrets-selector': 'app=shop',
+      'backstage.io/kubernetes-namespace': 'demo',
+    });
+
+    await screen.findByText('plain');
+    const tls = within(row('tls')).getByText('Owned by cert-manager');
+    expect(tls.closest('[tabindex="0"]')).toHaveAccessibleDescription(
+      "An edit here is replaced at once: when the Secret's key pair no longer matches, cert-manager issues a new certificate (and, by default, a new key). Krypton does not change it: it does not update, restore, adopt or delete a Secret that another tool owns.",
+    );
+    const rollBack = await within(row('tls')).findByRole('link', {
+      name: 'Roll back tls…',
+    });
+    expect(rollBack).toHaveAttribute('aria-disabled', 'true');
+    expect(rollBack).toHaveAccessibleDescription(
+      'cert-manager owns this Secret, and Krypton does not change a Secret that another tool owns.',
+    );
+
+    const web = within(row('web')).getByText('Owned by Helm');
+    const chip = web.closest('[tabindex="0"]') as HTMLElement;
+    expect(chip).toHaveAccessibleDescription(
+      /field conflict with krypton unless it forces\. This installation lets you change it through Krypton, with your reason/,
+    );
+    await userEvent.setup().hover(chip);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      /^An edit here lasts until the release's next upgrade/,
+    );
+    // A change with a reason is still a change that History offers.
+    expect(
+      within(row('web')).getByRole('link', { name: 'Roll back web…' }),
+    ).toHaveAttribute('href');
+    expect(within(row('plain')).queryByText(/^Owned by/)).toBeNull();
   });
 
   it('lists a Secret that is both named and selected once', async () => {

@@ -37,6 +37,7 @@ const SUMMARY_FIELDS: Record<
   ownerReferences: true,
   lastChange: true,
   owner: true,
+  dataAppliedBy: true,
 };
 const SUMMARY_KEYS = Object.keys(SUMMARY_FIELDS) as Array<keyof SecretSummary>;
 

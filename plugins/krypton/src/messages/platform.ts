@@ -42,6 +42,13 @@ export const platformMessages = {
     secret: 'Secret to adopt',
     choose: 'Choose a Secret',
     option: '{{name}} ({{type}})',
+    optionOwned: '{{name}} ({{type}}), owned by {{tool}}',
+    optionRefused:
+      '{{name}} ({{type}}), owned by {{tool}}: Krypton does not adopt it',
+    ownedCount_one:
+      '{{count}} of these Secrets is owned by a tool whose Secrets Krypton does not change, so it cannot be adopted; pick it to see why and what to do instead.',
+    ownedCount_other:
+      '{{count}} of these Secrets are owned by tools whose Secrets Krypton does not change, so they cannot be adopted; pick one to see why and what to do instead.',
     facts_one:
       '{{count}} key. Revision {{revision}}: adopting is refused if the Secret changes meanwhile.',
     facts_other:

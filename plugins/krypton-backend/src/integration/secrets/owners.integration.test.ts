@@ -213,6 +213,7 @@ describe('the owner of a Secret, served from its metadata', () => {
       outcome: 'kept',
       evidence: ['kustomize.toolkit.fluxcd.io/name'],
       settings: ['kustomize.toolkit.fluxcd.io/ssa=IfNotPresent'],
+      edits: 'allowed',
     });
     const listed = await invoke('list-secrets', { namespace: ns.name });
     expect(listed.status).toBe(200);

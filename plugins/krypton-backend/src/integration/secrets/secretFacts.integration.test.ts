@@ -40,7 +40,10 @@ describe("a Secret's metadata facts", () => {
   let ownerUid = '';
 
   beforeAll(async () => {
-    krypton = await startKryptonBackend();
+    // The Secret below is controlled by a ConfigMap: its edit needs the owner allowed, and a reason.
+    krypton = await startKryptonBackend({
+      ownedSecrets: { allowEdits: ['controller'] },
+    });
     // Alice owns the Secret and may write it through Kubernetes, but the policy denies her its values.
     await admin.grantSecrets(ns.name, {
       kind: 'User',
@@ -195,6 +198,7 @@ describe("a Secret's metadata facts", () => {
       .send({
         resourceVersion: live.metadata.resourceVersion,
         description: 'Still the payments database',
+        ownedEditReason: 'describe it',
       });
     expect(edit.status).toBe(200);
     expect(edit.body.valuesOmitted).toBe(true);

@@ -1,9 +1,10 @@
-import { SecretAction, messages } from '@krypton/core';
+import { SecretAction, SecretOwner, messages } from '@krypton/core';
 import { englishT } from '../../__testUtils__/englishT';
 import {
   AccessInputs,
   SECRET_ACTIONS,
   decideActions as decideActionsIn,
+  limitByOwner,
   secretRole,
 } from './decide';
 
@@ -143,5 +144,53 @@ describe('decideActions', () => {
     );
     expect(decisions.update.allowed).toBe(true);
     expect(decisions.delete.allowed).toBe(false);
+  });
+});
+
+describe('limitByOwner', () => {
+  const helm = (edits?: SecretOwner['edits']): SecretOwner =>
+    ({
+      tool: 'helm',
+      kind: 'Release',
+      name: 'web',
+      outcome: 'reverted-at-upgrade',
+      evidence: ['app.kubernetes.io/managed-by', 'meta.helm.sh/release-name'],
+      ...(edits ? { edits } : {}),
+    } as SecretOwner);
+
+  it("refuses every change of a Secret whose owner's rule refuses them, with the reason", () => {
+    const limited = limitByOwner(decideActions(inputs()), helm('refused'), t);
+    const refused = {
+      allowed: false,
+      reason:
+        'Helm owns this Secret, and Krypton does not change a Secret that another tool owns.',
+    };
+    expect(limited.update).toEqual(refused);
+    expect(limited.manageAccess).toEqual(refused);
+    expect(limited.restore).toEqual(refused);
+    expect(limited.delete).toEqual(refused);
+    // Reading, revealing and restarting the consumers change nothing of the Secret.
+    expect(limited.read.allowed).toBe(true);
+    expect(limited.reveal.allowed).toBe(true);
+    expect(limited.restart.allowed).toBe(true);
+  });
+
+  it('reads an owner without a rule, from an older backend, as refusing', () => {
+    expect(
+      limitByOwner(decideActions(inputs()), helm(), t).update.allowed,
+    ).toBe(false);
+  });
+
+  it.each(['reason-required', 'allowed'] as const)(
+    'leaves the decisions as they are for an owner whose rule is %s',
+    edits => {
+      const decisions = decideActions(inputs());
+      expect(limitByOwner(decisions, helm(edits), t)).toBe(decisions);
+    },
+  );
+
+  it('leaves the decisions of a Secret that no tool owns as they are', () => {
+    const decisions = decideActions(inputs());
+    expect(limitByOwner(decisions, undefined, t)).toBe(decisions);
   });
 });

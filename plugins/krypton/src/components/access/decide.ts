@@ -7,10 +7,12 @@ import {
   SECRET_ACTIONS,
   SERVICE_ACCOUNT_TOKEN_TYPE,
   SecretAction,
+  SecretOwner,
   evaluateAccess,
   hasAccessRules,
   messages,
 } from '@krypton/core';
+import { ownedEditRefusal } from '@krypton/plugin-krypton-react';
 import { KryptonT } from '../../translation';
 
 export { SECRET_ACTIONS };
@@ -172,5 +174,30 @@ export function limitByType(
     update: refused,
     manageAccess: refused,
     restore: refused,
+  };
+}
+
+/**
+ * The decisions, less the changes that the Secret's owner rules out whoever asks: where Krypton
+ * refuses changes of a Secret that another tool owns (`edits: refused`), the backend answers
+ * every update, restore and delete with 409, so the page offers none and says why. An owner whose
+ * rule asks for a reason, or lets the change through, leaves the decisions as they are: the forms
+ * ask for the reason.
+ */
+export function limitByOwner(
+  decisions: ActionDecisions,
+  owner: SecretOwner | undefined,
+  t: KryptonT,
+): ActionDecisions {
+  const reason = ownedEditRefusal(owner, t);
+  if (reason === undefined) return decisions;
+  const refused = { allowed: false, reason };
+  return {
+    ...decisions,
+    update: refused,
+    // The rules and the description are written by an update too.
+    manageAccess: refused,
+    restore: refused,
+    delete: refused,
   };
 }

@@ -20,6 +20,11 @@ import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
 import { ActionDecision } from '../access/decide';
 import { formatVersion } from '../list/secretRows';
+import {
+  OwnedEditReasonField,
+  OwnershipBanner,
+  useOwnedEditReason,
+} from '../owner';
 
 /** What the user confirms: pinned when the dialog opens, so a later refetch cannot change it. */
 export interface DeleteTarget {
@@ -160,6 +165,9 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
     current.resourceVersion !== summary.resourceVersion;
   // Kubernetes names hold no whitespace, so trimming only forgives a sloppy paste.
   const confirmed = typed.trim() === summary.name;
+  // The owner of the revision under review decides: the delete is pinned to it.
+  const owned = useOwnedEditReason(summary.owner);
+  const ownedReasonId = useId();
 
   let blocked: string | undefined;
   if (!decision.allowed)
@@ -170,6 +178,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
   else if (superseded) blocked = t('delete.blocked.superseded');
   else if (!confirmed)
     blocked = t('delete.blocked.unconfirmed', { name: summary.name });
+  else if (owned.blocked) blocked = owned.blocked;
 
   const close = () => {
     if (!inFlight.current) props.onClose();
@@ -177,6 +186,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    owned.touch();
     if (blocked !== undefined || inFlight.current) return;
     inFlight.current = true;
     setBusy('deleting');
@@ -188,6 +198,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
         resourceVersion: summary.resourceVersion,
         // Sent either way, so the request and the audit log state the choice explicitly.
         keepHistory,
+        ...owned.request,
       });
     } catch (err) {
       setFailure(deleteFailure(err));
@@ -278,6 +289,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
                 value={formatVersion(t, summary.version)}
               />
             </Box>
+            <OwnershipBanner secret={summary} compact />
             <Box>
               <FormControlLabel
                 control={
@@ -306,6 +318,11 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
               autoComplete="off"
               inputProps={{ spellCheck: false, autoCapitalize: 'off' }}
               fullWidth
+            />
+            <OwnedEditReasonField
+              id={ownedReasonId}
+              state={owned}
+              disabled={busy !== undefined}
             />
             {superseded && !failure && (
               <Alert severity="info">

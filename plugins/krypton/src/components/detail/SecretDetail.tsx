@@ -25,6 +25,7 @@ import { useKryptonT } from '../../translation';
 import {
   AccessInputs,
   decideActions,
+  limitByOwner,
   limitByType,
   secretRole,
 } from '../access/decide';
@@ -145,7 +146,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
       permitted: permissions.permitted,
     };
     return {
-      decisions: limitByType(decideActions(inputs, t), metadata.type),
+      decisions: limitByOwner(
+        limitByType(decideActions(inputs, t), metadata.type),
+        metadata.owner,
+        t,
+      ),
       role: secretRole(inputs),
       inputs,
     };

@@ -8,6 +8,7 @@ import { KryptonT, useKryptonT } from '../../translation';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { EntityRefList } from '../list/EntityRefList';
 import { formatVersion } from '../list/secretRows';
+import { OwnershipBanner } from '../owner';
 import { RelativeTime } from '../time/RelativeTime';
 
 const yesNo = (value: boolean, t: KryptonT) =>
@@ -147,7 +148,8 @@ function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
 
 /**
  * The Secret's identity and state at a glance: where it lives, its version, flags, age and last
- * change, then who owns it in Kubernetes, Krypton's own labels and annotations, and the rest.
+ * change, then the tool that owns it and what a change comes to, who owns it in Kubernetes,
+ * Krypton's own labels and annotations, and the rest.
  * Sections the summary has nothing for are left out.
  */
 export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
@@ -193,6 +195,11 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
         )}
         <LastChange change={secret.lastChange} />
       </Box>
+      {Boolean(secret.owner || secret.dataAppliedBy?.length) && (
+        <Box mt={2}>
+          <OwnershipBanner secret={secret} />
+        </Box>
+      )}
       {owners.length > 0 && (
         <FactGroup title={t('detail.facts.ownerReferences')}>
           <Box component="ul" m={0} pl={2}>

@@ -7,6 +7,7 @@ import {
   MAX_SECRET_BYTES,
   RedactedSecret,
   SecretDto,
+  SecretOwner,
   estimateSecretSize,
   messages,
 } from '@krypton/core';
@@ -781,6 +782,71 @@ describe('SecretForm', () => {
       await user.click(saveButton());
       await waitFor(() => expect(puts).toHaveLength(2));
       expect(puts[1]).toEqual({ resourceVersion: '101', immutable: true });
+    });
+  });
+});
+
+describe('SecretForm of an owned Secret', () => {
+  registerMswTestHooks(server);
+
+  const helm = (edits: SecretOwner['edits']): SecretOwner => ({
+    tool: 'helm',
+    kind: 'Release',
+    name: 'web',
+    outcome: 'reverted-at-upgrade',
+    evidence: ['app.kubernetes.io/managed-by', 'meta.helm.sh/release-name'],
+    edits,
+  });
+
+  it("moves to the owner's rule that Reload latest finds: a refusal blocks the save with its reason", async () => {
+    countGets(() => HttpResponse.json(secret({ owner: helm('refused') })));
+    const puts = recordPuts(() => HttpResponse.json(secret()));
+    const user = userEvent.setup();
+    await renderEdit({ initial: secret({ owner: helm('reason-required') }) });
+    expect(
+      screen.getByRole('textbox', { name: 'Your reason for this change' }),
+    ).toBeRequired();
+
+    await user.click(reloadButton());
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('textbox', { name: 'Your reason for this change' }),
+      ).toBeNull(),
+    );
+    expect(
+      screen.getByRole('region', { name: 'Owned by Helm' }),
+    ).toHaveTextContent(
+      'Krypton does not change it: it does not update, restore, adopt or delete a Secret that another tool owns.',
+    );
+    await replaceText(valueInput('USER'), 'changed');
+    expect(saveButton()).toBeDisabled();
+    expect(saveButton()).toHaveAccessibleDescription(
+      'Helm owns this Secret, and Krypton does not change a Secret that another tool owns.',
+    );
+    expect(puts).toHaveLength(0);
+  });
+
+  it('asks for the reason of a change of the description alone too, since every update is one', async () => {
+    const puts = recordPuts(() =>
+      HttpResponse.json(secret({ resourceVersion: '101' })),
+    );
+    const user = userEvent.setup();
+    await renderEdit({
+      initial: secret({ owner: helm('reason-required') }),
+      scope: 'metadata',
+    });
+    await replaceText(description(), 'Owned by the web release');
+    expect(saveButton()).toBeDisabled();
+    await fill(
+      screen.getByRole('textbox', { name: 'Your reason for this change' }),
+      'Documenting who owns it',
+    );
+    await user.click(saveButton());
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      resourceVersion: '100',
+      description: 'Owned by the web release',
+      ownedEditReason: 'Documenting who owns it',
     });
   });
 });

@@ -3,6 +3,11 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
 import { useKryptonT } from '../../translation';
+import {
+  OwnedEditReasonField,
+  OwnershipBanner,
+  useOwnedEditReason,
+} from '../owner';
 import { AccessFields } from './AccessFields';
 import { ConflictDialog } from './ConflictDialog';
 import { DiscardDraftDialog } from './DiscardDraftDialog';
@@ -77,8 +82,19 @@ export function SecretForm(props: SecretFormProps) {
   // Leaving the Secret's page for another route asks first; its tabs keep the form mounted.
   const leaveGuard = useLeaveGuard(model.dirty);
   const files = useValueFiles(update, isEdit);
+  // The live Secret's owner decides whether a change goes through, and with whose reason; a
+  // Reload latest that finds another owner moves the rule with it.
+  const owned = useOwnedEditReason(isEdit ? baseline?.owner : undefined);
+  const blocked = model.blocked ?? owned.blocked;
   const requests = useSaveAndReload({
-    model,
+    model: {
+      ...model,
+      blocked,
+      updateRequest: model.updateRequest && {
+        ...model.updateRequest,
+        ...owned.request,
+      },
+    },
     canEditAccess,
     onSaved,
     onReloaded,
@@ -103,7 +119,14 @@ export function SecretForm(props: SecretFormProps) {
       : t('edit.form.editName', { name: baseline.name });
   }
   return (
-    <form onSubmit={requests.onSubmit} noValidate aria-label={formName}>
+    <form
+      onSubmit={e => {
+        owned.touch();
+        requests.onSubmit(e);
+      }}
+      noValidate
+      aria-label={formName}
+    >
       {/* A disabled fieldset keeps edits out while a save or reload is about to replace them. */}
       <fieldset
         disabled={busy}
@@ -118,6 +141,8 @@ export function SecretForm(props: SecretFormProps) {
             saveError={requests.saveError}
             onReload={reload}
           />
+
+          {isEdit && baseline && <OwnershipBanner secret={baseline} compact />}
 
           <MetadataFields
             fieldId={fieldId}
@@ -177,11 +202,13 @@ export function SecretForm(props: SecretFormProps) {
             <SizeMeter bytes={model.size} writesData={model.writesData} />
           )}
 
+          <OwnedEditReasonField id={`${fieldId}-owned-reason`} state={owned} />
+
           <FormActions
             isEdit={isEdit}
             saving={saving}
             reloading={reloading}
-            blocked={model.blocked}
+            blocked={blocked}
             reasonId={reasonId}
             onReload={reload}
           />

@@ -24,6 +24,11 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
+import {
+  OwnedEditReasonField,
+  OwnershipBanner,
+  useOwnedEditReason,
+} from '../owner';
 import { KeyDiffTable } from './KeyDiffTable';
 import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
@@ -160,8 +165,18 @@ export function RestoreDialog(props: RestoreDialogProps) {
     restoreBlockedBy = t('history.restore.blocked.historyLoading');
   else if (comparing) restoreBlockedBy = t('history.restore.blocked.comparing');
 
+  // The owner of the revision under review decides: the restore is pinned to it.
+  const owned = useOwnedEditReason(pinned.summary.owner);
+  const reasonId = useId();
+
   const restore = async () => {
-    if (inFlight.current || restoreBlockedBy !== undefined) return;
+    owned.touch();
+    if (
+      inFlight.current ||
+      restoreBlockedBy !== undefined ||
+      owned.blocked !== undefined
+    )
+      return;
     inFlight.current = true;
     setBusy('restore');
     setFailure(undefined);
@@ -169,6 +184,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
       const secret = await api.restoreVersion(props.location, {
         version: target.version,
         resourceVersion: pinned.summary.resourceVersion,
+        ...owned.request,
       });
       props.onRestored(secret);
     } catch (e) {
@@ -228,6 +244,18 @@ export function RestoreDialog(props: RestoreDialogProps) {
             })}
           </DialogContentText>
         </Box>
+        {Boolean(
+          pinned.summary.owner || pinned.summary.dataAppliedBy?.length,
+        ) && (
+          <Box display="flex" flexDirection="column" style={{ gap: 16 }} mb={2}>
+            <OwnershipBanner secret={pinned.summary} compact />
+            <OwnedEditReasonField
+              id={reasonId}
+              state={owned}
+              disabled={busy !== undefined}
+            />
+          </Box>
+        )}
         {failure && (
           <Box mb={2}>
             <Alert severity="error">
@@ -292,7 +320,11 @@ export function RestoreDialog(props: RestoreDialogProps) {
           variant="contained"
           color="primary"
           onClick={restore}
-          disabled={busy !== undefined || restoreBlockedBy !== undefined}
+          disabled={
+            busy !== undefined ||
+            restoreBlockedBy !== undefined ||
+            owned.blocked !== undefined
+          }
         >
           {busy === 'restore'
             ? t('history.restore.restoring')

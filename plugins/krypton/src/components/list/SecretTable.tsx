@@ -14,6 +14,7 @@ import ChevronRightIcon from '@material-ui/icons/ChevronRight';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
 import { ReactNode, useId, useMemo, useState } from 'react';
 import { KryptonT, useKryptonT } from '../../translation';
+import { OwnerChip } from '../owner';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { EntityRefList } from './EntityRefList';
@@ -100,8 +101,8 @@ function RowDetails({ id, row }: { id: string; row: SecretRow }) {
 }
 
 /**
- * The name with room to breathe: where the Secret lives underneath, and a toggle that shows the
- * secondary facts below it, so the table keeps few columns at laptop widths.
+ * The name with room to breathe: where the Secret lives underneath, the tool that owns it, and a
+ * toggle that shows the secondary facts below it, so the table keeps few columns at laptop widths.
  */
 function NameCell(props: {
   row: SecretRow;
@@ -153,6 +154,11 @@ function NameCell(props: {
         <Typography variant="caption" color="textSecondary">
           {where}
         </Typography>
+        {row.summary?.owner && (
+          <Box mt={0.5}>
+            <OwnerChip secret={row.summary} />
+          </Box>
+        )}
         {open && row.summary && <RowDetails id={detailsId} row={row} />}
       </Box>
     </Box>

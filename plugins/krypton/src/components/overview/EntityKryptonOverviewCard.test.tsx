@@ -185,6 +185,39 @@ describe('EntityKryptonOverviewCard', () => {
     ).toEqual(names.slice(0, OVERVIEW_LIMIT));
   });
 
+  it('marks an owned Secret with its owner and what a change comes to', async () => {
+    server.use(
+      http.get(`${secretUrl(':name')}/summary`, ({ params }) =>
+        HttpResponse.json(
+          summary({
+            name: String(params.name),
+            owner:
+              params.name === 'synced'
+                ? {
+                    tool: 'external-secrets',
+                    kind: 'ExternalSecret',
+                    outcome: 'reverted-at-once-or-refresh',
+                    evidence: ['reconcile.external-secrets.io/managed'],
+                    edits: 'refused',
+                  }
+                : undefined,
+          }),
+        ),
+      ),
+      http.get(`${secretUrl(':name')}/versions`, () =>
+        HttpResponse.json({ items: [versionSummary(1)] }),
+      ),
+    );
+    await renderFor({ 'krypton.io/secrets': 'demo/synced,demo/own' });
+    const mark = await within(
+      await screen.findByRole('rowheader', { name: /^synced/ }),
+    ).findByText('Owned by External Secrets');
+    expect(mark.closest('[tabindex="0"]')).toHaveAccessibleDescription(
+      /^An edit here is undone by External Secrets: at once when the ExternalSecret's creationPolicy is Merge; with creationPolicy: Orphan it is kept until the ExternalSecret's next refresh\./,
+    );
+    expect(within(row('own')).queryByText(/^Owned by/)).toBeNull();
+  });
+
   it('says how to link Secrets when the entity links none', async () => {
     await renderFor({});
     expect(

@@ -29,6 +29,7 @@ import { kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
+import { OwnerChip } from '../owner';
 import { SecretHref, useSecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { LastChange, OverviewRow, loadOverview } from './loadOverview';
@@ -126,6 +127,11 @@ function OverviewTable(props: {
                 >
                   {where}
                 </Typography>
+                {row.summary?.owner && (
+                  <Box mt={0.5}>
+                    <OwnerChip secret={row.summary} />
+                  </Box>
+                )}
               </TableCell>
               <TableCell style={NO_WRAP}>
                 {row.summary ? formatVersion(t, row.summary.version) : '—'}

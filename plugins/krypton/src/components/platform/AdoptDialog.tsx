@@ -1,6 +1,7 @@
 import { Progress, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { IdentityMode, SecretListItem, SecretSummary } from '@krypton/core';
+import { ownedEditRefusal, ownerToolName } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -18,6 +19,11 @@ import { useKryptonT } from '../../translation';
 import { ActionDecision, decideActions, permitAll } from '../access/decide';
 import { usePrincipal } from '../access/usePrincipal';
 import { AccessFields } from '../edit/AccessFields';
+import {
+  OwnedEditReasonField,
+  OwnershipBanner,
+  useOwnedEditReason,
+} from '../owner';
 import {
   AdoptDraft,
   adoptDraftFor,
@@ -46,6 +52,9 @@ function useAdoptDecision(
   const t = useKryptonT();
   return useMemo(() => {
     if (!secret || !principal) return undefined;
+    // Krypton refuses whoever asks: the reason is the owner, not the user's standing.
+    const refusal = ownedEditRefusal(secret.owner, t);
+    if (refusal !== undefined) return { allowed: false, reason: refusal };
     // The adoptable list carries the policy's answers, judged on each Secret by the backend.
     const allowed = secret.policy?.update ?? false;
     const permitted = permitAll(allowed);
@@ -88,11 +97,16 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
   const picked = items.find(s => s.name === pickedName);
   const decision = useAdoptDecision(picked, props.identityMode);
   const errors = draft ? validateAdoptDraft(draft, t) : undefined;
+  const owned = useOwnedEditReason(picked?.owner);
+  const refusedCount = items.filter(
+    s => ownedEditRefusal(s.owner, t) !== undefined,
+  ).length;
 
   const pick = (name: string) => {
     setPickedName(name);
     setSaveError(undefined);
     setTouched(false);
+    owned.reset();
     const secret = items.find(s => s.name === name);
     setDraft(
       secret ? adoptDraftFor(secret, principal?.userEntityRef) : undefined,
@@ -105,17 +119,19 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
   else if (!decision.allowed) blocked = decision.reason;
   else if (errors && hasAdoptErrors(errors))
     blocked = t('platform.adopt.fixFields');
+  else if (owned.blocked) blocked = owned.blocked;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
+    owned.touch();
     if (blocked !== undefined || !picked || !draft || saving) return;
     setSaving(true);
     setSaveError(undefined);
     try {
       const adopted = await api.adoptSecret(
         { cluster, namespace, name: picked.name },
-        buildAdoptRequest(picked, draft),
+        buildAdoptRequest(picked, draft, owned.request),
       );
       props.onAdopted(adopted);
     } catch (err) {
@@ -124,6 +140,16 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
     } finally {
       setSaving(false);
     }
+  };
+
+  /** An owned Secret says so in the list, and why Krypton does not adopt it where it does not. */
+  const optionLabel = (s: SecretListItem) => {
+    const base = { name: s.name, type: s.type };
+    if (!s.owner) return t('platform.adopt.option', base);
+    const tool = ownerToolName(s.owner, t);
+    return ownedEditRefusal(s.owner, t) === undefined
+      ? t('platform.adopt.optionOwned', { ...base, tool })
+      : t('platform.adopt.optionRefused', { ...base, tool });
   };
 
   const reload = () => {
@@ -153,22 +179,34 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
           onChange={e => pick(e.target.value)}
           SelectProps={{ native: true }}
           variant="outlined"
+          // An owned Secret's option says so at length: the field takes the dialog's width, not
+          // its longest option's.
+          fullWidth
         >
           <option value="">{t('platform.adopt.choose')}</option>
           {items.map(s => (
             <option key={s.name} value={s.name}>
-              {t('platform.adopt.option', { name: s.name, type: s.type })}
+              {optionLabel(s)}
             </option>
           ))}
         </TextField>
+        {refusedCount > 0 && !picked && (
+          <Typography variant="body2" color="textSecondary">
+            {t('platform.adopt.ownedCount', { count: refusedCount })}
+          </Typography>
+        )}
         {picked && draft && (
+          <Typography variant="body2" color="textSecondary">
+            {t('platform.adopt.facts', {
+              count: picked.keyCount,
+              revision: picked.resourceVersion,
+            })}
+          </Typography>
+        )}
+        {picked && <OwnershipBanner secret={picked} />}
+        {/* A Secret that Krypton does not adopt whoever asks has no rules to write. */}
+        {picked && draft && ownedEditRefusal(picked.owner, t) === undefined && (
           <>
-            <Typography variant="body2" color="textSecondary">
-              {t('platform.adopt.facts', {
-                count: picked.keyCount,
-                revision: picked.resourceVersion,
-              })}
-            </Typography>
             <TextField
               id={`${fieldId}-description`}
               label={t('platform.adopt.description')}
@@ -192,6 +230,7 @@ export const AdoptDialog = (props: AdoptDialogProps) => {
                 })
               }
             />
+            <OwnedEditReasonField id={`${fieldId}-reason`} state={owned} />
           </>
         )}
         {saveError && (

@@ -1,6 +1,7 @@
 import {
   AccessRules,
   AdoptSecretRequest,
+  OwnedEditReason,
   SecretMetadataView,
   tryNormalizeEntityRef,
   MAX_ACCESS_REFS,
@@ -79,11 +80,13 @@ export const hasAdoptErrors = (errors: AdoptErrors) =>
 
 /**
  * The adopt body: the revision the picker listed, so that a Secret changed since is refused with
- * 409 rather than adopted unseen, and the complete rules and description as the form shows them.
+ * 409 rather than adopted unseen, the complete rules and description as the form shows them, and
+ * the reason where the Secret's owner asks for one.
  */
 export function buildAdoptRequest(
   secret: SecretMetadataView,
   draft: AdoptDraft,
+  owned: OwnedEditReason = {},
 ): AdoptSecretRequest {
   const access = {} as AccessRules;
   for (const role of ACCESS_RULE_LISTS) {
@@ -99,5 +102,6 @@ export function buildAdoptRequest(
     resourceVersion: secret.resourceVersion,
     description: draft.description,
     access,
+    ...owned,
   };
 }

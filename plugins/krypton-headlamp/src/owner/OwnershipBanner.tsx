@@ -1,0 +1,132 @@
+import {
+  OwnershipFacts,
+  copyToClipboard,
+  describeOwnership,
+  englishOwnerT,
+} from '@krypton/plugin-krypton-react';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useEffect, useId, useState } from 'react';
+import { ownedChangeBlock } from './ownedBlock';
+
+const t = englishOwnerT;
+
+/** How long "Copied" stays next to the button, in ms. */
+const STATUS_MS = 4000;
+
+/** One command in code style, with a button that copies it and says whether it did. */
+function CommandLine({ command }: { command: string }) {
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (status === 'idle') return undefined;
+    const timer = setTimeout(() => setStatus('idle'), STATUS_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  return (
+    <Box display="flex" alignItems="center" flexWrap="wrap" gap={1} mt={0.5}>
+      <Box
+        component="code"
+        // Wraps anywhere: a long command must not widen Headlamp's details view.
+        sx={{
+          fontFamily: 'monospace',
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'anywhere',
+          px: 1,
+          py: 0.5,
+          borderRadius: 1,
+          bgcolor: 'action.hover',
+          minWidth: 0,
+        }}
+      >
+        {command}
+      </Box>
+      <Button
+        size="small"
+        onClick={() =>
+          copyToClipboard(command).then(ok =>
+            setStatus(ok ? 'copied' : 'failed'),
+          )
+        }
+      >
+        {t('owner.command.copy')}
+      </Button>
+      <Typography variant="caption" role="status">
+        {status === 'copied' && t('owner.command.copied')}
+        {status === 'failed' && t('owner.command.copyFailed')}
+      </Typography>
+    </Box>
+  );
+}
+
+function Part(props: { title: string; children: string }) {
+  return (
+    <Typography variant="body2" component="p" sx={{ mt: 0.5 }}>
+      <strong>{props.title}</strong> {props.children}
+    </Typography>
+  );
+}
+
+/**
+ * Who owns the Secret and what a change of it comes to, with the words and the commands of the
+ * Backstage plugin's banner: the owning tool, what an edit of its data in place does, what Krypton
+ * does here, and how to change it at its source instead. Nothing for a Secret that nothing claims.
+ */
+export function OwnershipBanner(props: {
+  secret: OwnershipFacts;
+  /** Without the owning object and the steps at the source, for a confirmation. */
+  compact?: boolean;
+}) {
+  const titleId = useId();
+  const described = describeOwnership(props.secret, t);
+  if (!described) return null;
+  // Headlamp has no installation settings: an owner that asks for a reason is refused here.
+  const rule =
+    described.edits === 'reason-required'
+      ? ownedChangeBlock(props.secret.owner)
+      : described.rule;
+  const lasting = described.edits === 'allowed' && !described.conflict;
+  return (
+    <Alert
+      severity={lasting ? 'info' : 'warning'}
+      // A standing notice, not news: a region named by its title rather than an alert announced.
+      role="region"
+      aria-labelledby={titleId}
+    >
+      <AlertTitle id={titleId}>{described.title}</AlertTitle>
+      {!props.compact && described.object && (
+        <Typography variant="body2" component="p">
+          {described.object}
+        </Typography>
+      )}
+      {described.prediction && (
+        <Part title={t('owner.headings.prediction')}>
+          {described.prediction}
+        </Part>
+      )}
+      {described.settings && (
+        <Typography variant="body2" component="p">
+          {described.settings}
+        </Typography>
+      )}
+      {described.conflict && (
+        <Typography variant="body2" component="p" sx={{ mt: 0.5 }}>
+          {described.conflict}
+        </Typography>
+      )}
+      {rule && <Part title={t('owner.headings.rule')}>{rule}</Part>}
+      {!props.compact && described.instead && (
+        <Box mt={0.5}>
+          <Part title={t('owner.headings.instead')}>
+            {described.instead.text}
+          </Part>
+          {described.instead.command && (
+            <CommandLine command={described.instead.command} />
+          )}
+        </Box>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,17 @@
+export { ownedSecretMessages } from './messages';
+export {
+  describeOwnership,
+  describeReasonProblem,
+  englishOwnerT,
+  ownedEditRefusal,
+  ownedEditsOf,
+  ownerToolName,
+  ownerViewMessages,
+} from './describe';
+export type {
+  OwnerT,
+  OwnerTextKey,
+  OwnershipDescription,
+  OwnershipFacts,
+  OwnershipInstead,
+} from './describe';
