@@ -46,7 +46,6 @@ export interface Config {
        * The owners whose Secrets Krypton may update, restore, adopt and delete, each edit with the
        * user's reason, audited and notified. Every other owner's Secrets are refused with a 409
        * (default: none). Anything else is a start-up error.
-       * @visibility frontend
        */
       allowEdits?: Array<
         | 'external-secrets'
@@ -59,6 +58,13 @@ export interface Config {
         | 'cert-manager'
         | 'controller'
       >;
+      /**
+       * The label by which this installation's Argo CD tracks resources, where it tracks by label
+       * rather than by its tracking-id annotation (Argo CD's application.instanceLabelKey, usually
+       * app.kubernetes.io/instance). Unset: only the annotation says Argo CD. A Secret with this
+       * label is then Argo CD's, the label's value naming the Application.
+       */
+      argoCdInstanceLabel?: string;
     };
     diagnostics?: {
       /**

@@ -133,8 +133,13 @@ function isDnsSubdomain(text: string): boolean {
     );
 }
 
-/** IsQualifiedName: `[prefix/]name`, with a DNS subdomain as the prefix. */
-function isLabelKey(text: string): boolean {
+/**
+ * Whether text is a label key as Kubernetes' IsQualifiedName takes it: `[prefix/]name`, with a
+ * DNS subdomain as the prefix.
+ *
+ * @public
+ */
+export function isLabelKey(text: string): boolean {
   const slash = text.indexOf('/');
   if (slash === -1) return isQualifiedNamePart(text);
   if (text.indexOf('/', slash + 1) !== -1) return false;

@@ -3,6 +3,7 @@ import {
   AdoptSecretRequest,
   CreateSecretRequest,
   RecreateRequest,
+  OwnedEditReason,
   RestoreRequest,
   SecretFields,
   UpdateSecretRequest,
@@ -370,10 +371,23 @@ export function parseOwnedEditReason(v: unknown): string | undefined {
   return v;
 }
 
-const withReason = (body: Record<string, unknown>) => {
+const withReason = (body: Record<string, unknown>): OwnedEditReason => {
   const reason = parseOwnedEditReason(body.ownedEditReason);
   return reason === undefined ? {} : { ownedEditReason: reason };
 };
+
+/**
+ * The body of a delete, which is optional: at most the reason for deleting a Secret that another
+ * tool owns, which is the user's free text and so never goes in the URL.
+ *
+ * @public
+ */
+export function parseDeleteBody(raw: unknown): OwnedEditReason {
+  if (raw === undefined) return {};
+  const body = requireObject(raw);
+  rejectUnknownFields(body, ['ownedEditReason']);
+  return withReason(body);
+}
 
 /** @public */
 export function parseUpdateRequest(raw: unknown): UpdateSecretRequest {
@@ -430,8 +444,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 
 /**
  * How one query parameter is read. `keyList` is a list of Secret keys (parseSecretKeyList), whose
- * fixed refusal names the one parameter of that type, `keys`; `ownedEditReason` likewise
- * (parseOwnedEditReason).
+ * fixed refusal names the one parameter of that type, `keys`.
  *
  * @public
  */
@@ -439,8 +452,7 @@ export type QueryParameterType =
   | 'resourceVersion'
   | 'boolean'
   | 'text'
-  | 'keyList'
-  | 'ownedEditReason';
+  | 'keyList';
 /** @public */
 export type QuerySchema = Record<string, QueryParameterType>;
 /** @public */
@@ -490,8 +502,6 @@ export function parseQuery<S extends QuerySchema>(
       out[name] = value === 'true';
     } else if (schema[name] === 'keyList') {
       out[name] = parseSecretKeyList(value);
-    } else if (schema[name] === 'ownedEditReason') {
-      out[name] = parseOwnedEditReason(value)!;
     } else {
       out[name] = readResourceVersionValue(value, `Query parameter "${label}"`);
     }

@@ -169,15 +169,16 @@ describe('krypton.notifications', () => {
   });
 });
 
-describe('krypton.ownedSecrets.allowEdits', () => {
-  const read = (allowEdits?: unknown) =>
+describe('krypton.ownedSecrets', () => {
+  const rules = (ownedSecrets?: object) =>
     readKryptonConfig(
       new ConfigReader({
-        krypton:
-          allowEdits === undefined ? {} : { ownedSecrets: { allowEdits } },
+        krypton: ownedSecrets === undefined ? {} : { ownedSecrets },
       }),
       {},
-    ).allowOwnedEdits;
+    ).ownedSecrets;
+  const read = (allowEdits?: unknown) =>
+    rules(allowEdits === undefined ? undefined : { allowEdits }).allowEdits;
 
   it('allows no owner by default, and the tools it lists', () => {
     expect(read()).toEqual([]);
@@ -192,6 +193,17 @@ describe('krypton.ownedSecrets.allowEdits', () => {
       'krypton.ownedSecrets.allowEdits: "ExternalSecret" is not one of external-secrets, sealed-secrets, vault-secrets-operator, infisical, argocd, flux, helm, cert-manager, controller',
     );
     expect(() => read('helm')).toThrow(/allowEdits/);
+  });
+
+  it("takes Argo CD's instance label where the installation tracks by label, and only a label key", () => {
+    expect(rules()).not.toHaveProperty('argoCdInstanceLabel');
+    expect(
+      rules({ argoCdInstanceLabel: 'app.kubernetes.io/instance' })
+        .argoCdInstanceLabel,
+    ).toBe('app.kubernetes.io/instance');
+    expect(() => rules({ argoCdInstanceLabel: 'not a/label/key' })).toThrow(
+      'krypton.ownedSecrets.argoCdInstanceLabel: "not a/label/key" is not a label key',
+    );
   });
 });
 

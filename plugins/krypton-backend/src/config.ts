@@ -7,8 +7,10 @@ import {
   parseHistoryLimit,
   parseManagedOnly,
   parseRestartEnabled,
+  OwnedSecretRules,
   SECRET_OWNER_TOOLS,
   SecretOwnerTool,
+  isLabelKey,
   tryNormalizeEntityRef,
   validateNamespace,
   validateSecretType,
@@ -49,8 +51,8 @@ export interface KryptonBackendConfig {
   serverTiming: boolean;
   /** How long one storage rewrite may run, in milliseconds. */
   storageRewriteTimeLimitMs: number;
-  /** The owners whose Secrets may be updated, restored, adopted and deleted, each with a reason. */
-  allowOwnedEdits: SecretOwnerTool[];
+  /** krypton.ownedSecrets: whose Secrets may be edited with a reason, and how Argo CD tracks. */
+  ownedSecrets: OwnedSecretRules;
 }
 
 /** The operations whose success (or, for a restart, whose result) notifies owners. */
@@ -251,11 +253,27 @@ const isOwnerTool = (value: string): value is SecretOwnerTool =>
   (SECRET_OWNER_TOOLS as readonly string[]).includes(value);
 
 /**
- * krypton.ownedSecrets.allowEdits: none unless listed. A name that is not a tool Krypton recognises
- * is a start-up error, so a typo cannot leave edits refused that the operator meant to allow.
+ * krypton.ownedSecrets. allowEdits: none unless listed; a name that is not a tool Krypton
+ * recognises is a start-up error, so a typo cannot leave edits refused that the operator meant to
+ * allow. argoCdInstanceLabel: a label key, or a start-up error.
  */
-function readAllowOwnedEdits(config: Config): SecretOwnerTool[] {
-  const key = 'krypton.ownedSecrets.allowEdits';
+function readOwnedSecrets(config: Config): OwnedSecretRules {
+  const key = 'krypton.ownedSecrets';
+  const label = config.getOptionalString(`${key}.argoCdInstanceLabel`);
+  if (label !== undefined && !isLabelKey(label)) {
+    throw new InputError(
+      `${key}.argoCdInstanceLabel: ${JSON.stringify(
+        label.slice(0, 100),
+      )} is not a label key`,
+    );
+  }
+  return {
+    allowEdits: readAllowEdits(config, `${key}.allowEdits`),
+    ...(label === undefined ? {} : { argoCdInstanceLabel: label }),
+  };
+}
+
+function readAllowEdits(config: Config, key: string): SecretOwnerTool[] {
   return (config.getOptionalStringArray(key) ?? []).map(tool => {
     if (!isOwnerTool(tool)) {
       throw new InputError(
@@ -330,7 +348,7 @@ export function readKryptonConfig(
     serverTiming:
       config.getOptionalBoolean('krypton.diagnostics.serverTiming') ?? false,
     storageRewriteTimeLimitMs: readStorageRewriteTimeLimit(config),
-    allowOwnedEdits: readAllowOwnedEdits(config),
+    ownedSecrets: readOwnedSecrets(config),
     ...readSettings(config, env),
   };
 }

@@ -465,7 +465,7 @@ describe('KryptonSecretSection: owned Secrets', () => {
       name: 'Applied with server-side apply',
     });
     expect(banner.textContent).toBe(
-      'Applied with server-side applyThe next server-side apply by argocd-controller will fail on a field conflict with krypton unless it forces.',
+      'Applied with server-side applyAfter a change of their keys here, the next server-side apply by argocd-controller of another value would fail on a field conflict with krypton, unless it forces.',
     );
   });
 });

@@ -1,9 +1,10 @@
-import { IdentityMode, SecretOwnerTool } from '../dto';
+import { IdentityMode } from '../dto';
 import { Parsed } from '../settings';
 import { DeletedSecrets } from './deletedSecrets';
 import { SecretHistory } from './history';
 import { RequestGateways, engineGateways } from './identities';
 import { LiveSecrets } from './liveSecrets';
+import { OwnedSecretRules } from './secretOwner';
 import { RestartConsumers } from './restartConsumers';
 import { VersionedSecrets, VersionedSecretsOptions } from './versionedSecrets';
 
@@ -20,10 +21,10 @@ export interface EngineSettings {
   /** KRYPTON_HISTORY_LIMIT, parsed: an invalid limit refuses history writes, never defaults. */
   historyLimit: Parsed<number>;
   /**
-   * krypton.ownedSecrets.allowEdits: the owners whose Secrets may be edited, each edit with a
-   * reason. None when absent: every owned Secret's edits are refused.
+   * krypton.ownedSecrets: the owners whose Secrets may be edited, each edit with a reason (none
+   * when absent: every owned Secret's edits are refused), and how Argo CD tracks.
    */
-  allowOwnedEdits?: readonly SecretOwnerTool[];
+  ownedSecrets?: OwnedSecretRules;
 }
 
 /**
@@ -69,7 +70,7 @@ export function createEngines(options: {
     managedOnly: settings.managedOnly,
     historyLimit: settings.historyLimit,
     proveWrites: gateways.proveLiveWrites,
-    allowOwnedEdits: settings.allowOwnedEdits,
+    ownedSecrets: settings.ownedSecrets,
   });
   const history = new SecretHistory({
     gateway: gateways.archive,

@@ -11,7 +11,6 @@ import {
   CreateSecretRequest,
   SecretDto,
   SecretListItem,
-  SecretOwnerTool,
   SecretSummary,
   UpdateSecretRequest,
 } from '../dto';
@@ -20,6 +19,7 @@ import { isManagedSecret } from '../secretTraits';
 import { Parsed } from '../settings';
 import { fromKubeError } from './errors';
 import { OwnedEdit, OwnedOperation, admitOwnedEdit } from './ownedEdits';
+import { OwnedSecretRules } from './secretOwner';
 import {
   ListOptions,
   listLiveUids,
@@ -94,10 +94,10 @@ export interface LiveSecretsOptions {
    */
   proveWrites?: boolean;
   /**
-   * The owners whose Secrets this installation lets Krypton update, restore, adopt and delete,
-   * each edit with the user's reason (ownedEditRule); every other owner's are refused.
+   * krypton.ownedSecrets: the owners whose Secrets may be updated, restored, adopted and deleted,
+   * each edit with the user's reason (every other owner's are refused), and how Argo CD tracks.
    */
-  allowOwnedEdits?: readonly SecretOwnerTool[];
+  ownedSecrets?: OwnedSecretRules;
 }
 
 /**
@@ -129,7 +129,7 @@ export class LiveSecrets {
       keys: this.keys,
       cluster: options.cluster,
       annotationPrefix: options.annotationPrefix,
-      allowOwnedEdits: options.allowOwnedEdits,
+      ownedSecrets: options.ownedSecrets,
     };
   }
 
@@ -146,7 +146,7 @@ export class LiveSecrets {
       live.metadata,
       operation,
       reason,
-      this.options.allowOwnedEdits ?? [],
+      this.options.ownedSecrets ?? {},
     );
   }
 

@@ -32,7 +32,7 @@ const refusal = (run: () => unknown) => {
 describe('the rule for edits of owned Secrets', () => {
   it('refuses every edit of an owned Secret by default, naming the owner and what it would do', () => {
     for (const operation of ['update', 'restore', 'adopt', 'delete'] as const) {
-      const err = refusal(() => admitOwnedEdit(ESO, operation, 'why', []));
+      const err = refusal(() => admitOwnedEdit(ESO, operation, 'why', {}));
       expect(err.status).toBe(409);
       expect(err.message).toBe(
         `This Secret is owned by External Secrets (ExternalSecret db-source), which writes its own data back within seconds. Krypton does not ${operation} a Secret that another tool owns on this deployment: change it at its source.`,
@@ -42,14 +42,18 @@ describe('the rule for edits of owned Secrets', () => {
 
   it("asks for a reason where the installation allows the owner's edits, and returns it with the owner", () => {
     const err = refusal(() =>
-      admitOwnedEdit(ESO, 'update', undefined, ['external-secrets']),
+      admitOwnedEdit(ESO, 'update', undefined, {
+        allowEdits: ['external-secrets'],
+      }),
     );
     expect(err.status).toBe(409);
     expect(err.message).toBe(
       'This Secret is owned by External Secrets (ExternalSecret db-source), which writes its own data back within seconds. To update it through Krypton anyway, give your reason ("ownedEditReason").',
     );
     expect(
-      admitOwnedEdit(ESO, 'update', 'store is down', ['external-secrets']),
+      admitOwnedEdit(ESO, 'update', 'store is down', {
+        allowEdits: ['external-secrets'],
+      }),
     ).toEqual({
       owner: expect.objectContaining({
         tool: 'external-secrets',
@@ -59,7 +63,9 @@ describe('the rule for edits of owned Secrets', () => {
     });
     // Allowing another tool changes nothing for this one.
     expect(
-      refusal(() => admitOwnedEdit(ESO, 'delete', 'why', ['helm'])).message,
+      refusal(() =>
+        admitOwnedEdit(ESO, 'delete', 'why', { allowEdits: ['helm'] }),
+      ).message,
     ).toContain('Krypton does not delete');
   });
 
@@ -70,10 +76,50 @@ describe('the rule for edits of owned Secrets', () => {
       annotations: { 'kustomize.toolkit.fluxcd.io/reconcile': 'disabled' },
     };
     expect(recognizeOwner(kept)?.edits).toBe('allowed');
-    expect(admitOwnedEdit(kept, 'update', undefined, [])).toBeUndefined();
-    expect(admitOwnedEdit({ name: 'plain' }, 'delete', undefined, [])).toBe(
+    expect(admitOwnedEdit(kept, 'update', undefined, {})).toBeUndefined();
+    expect(admitOwnedEdit({ name: 'plain' }, 'delete', undefined, {})).toBe(
       undefined,
     );
+  });
+
+  it("takes Argo CD's instance label only where the installation says Argo CD tracks by it", () => {
+    const labelled: ObjectMeta = {
+      name: 'db',
+      labels: {
+        'app.kubernetes.io/instance': 'payments',
+        'app.kubernetes.io/managed-by': 'Helm',
+      },
+      annotations: { 'meta.helm.sh/release-name': 'payments' },
+    };
+    // Helm charts set the same label: without the setting it is Helm's.
+    expect(recognizeOwner(labelled)?.tool).toBe('helm');
+    expect(
+      recognizeOwner(labelled, {
+        argoCdInstanceLabel: 'app.kubernetes.io/instance',
+      }),
+    ).toEqual({
+      tool: 'argocd',
+      kind: 'Application',
+      name: 'payments',
+      outcome: 'reverted-at-sync',
+      evidence: ['app.kubernetes.io/instance'],
+      edits: 'refused',
+    });
+    // The tracking annotation still wins, and a Secret without the label is not Argo CD's.
+    expect(
+      recognizeOwner(
+        {
+          ...labelled,
+          annotations: {
+            'argocd.argoproj.io/tracking-id': 'orders:/Secret:team/db',
+          },
+        },
+        { argoCdInstanceLabel: 'app.kubernetes.io/instance' },
+      )?.name,
+    ).toBe('orders');
+    expect(
+      recognizeOwner({ name: 'plain' }, { argoCdInstanceLabel: 'team' }),
+    ).toBeUndefined();
   });
 
   it('names an owner only by a name an object can have', () => {

@@ -1,6 +1,6 @@
 import { OwnedEditOutcome, SecretOwner, SecretOwnerTool } from '../dto';
 import { KryptonError } from '../errors';
-import { recognizeOwner } from './secretOwner';
+import { OwnedSecretRules, recognizeOwner } from './secretOwner';
 import { ObjectMeta } from './types';
 
 /**
@@ -93,9 +93,9 @@ export function admitOwnedEdit(
   meta: ObjectMeta,
   operation: OwnedOperation,
   reason: string | undefined,
-  allowEdits: readonly SecretOwnerTool[],
+  rules: OwnedSecretRules,
 ): OwnedEdit | undefined {
-  const owner = recognizeOwner(meta, allowEdits);
+  const owner = recognizeOwner(meta, rules);
   if (!owner || owner.edits === 'allowed') return undefined;
   if (owner.edits === 'refused') {
     throw new KryptonError('conflict', ownedEditRefused(owner, operation));

@@ -236,6 +236,12 @@ export function lastChange(meta: ObjectMeta): SecretLastChange | undefined {
 export const KRYPTON_FIELD_MANAGER = 'krypton';
 
 /**
+ * A field manager as a warning may name it: visible ASCII without spaces, at most 128 characters
+ * (the API server's limit). Any client picks its own, so anything else is left out.
+ */
+const FIELD_MANAGER = /^[\x21-\x7e]{1,128}$/;
+
+/**
  * The field managers other than Krypton that own data fields through server-side apply (an entry
  * with `operation: Apply` whose fields hold `f:data` or `f:stringData`), sorted, each named once.
  * After Krypton changes a key that one of them applied, that manager's next apply of another
@@ -255,7 +261,7 @@ export function dataAppliedBy(meta: ObjectMeta): string[] {
     if (
       operation !== 'Apply' ||
       typeof manager !== 'string' ||
-      manager === '' ||
+      !FIELD_MANAGER.test(manager) ||
       manager === KRYPTON_FIELD_MANAGER ||
       typeof fieldsV1 !== 'object' ||
       fieldsV1 === null

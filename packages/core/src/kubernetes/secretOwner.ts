@@ -77,11 +77,40 @@ function fluxSetting(
   return value !== undefined && values.includes(value) ? value : undefined;
 }
 
-/**
- * A name an owning object can have: DNS labels and subdomains, Argo CD's `<namespace>_<app>`, at
- * most 253 characters.
- */
 const OBJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/;
+
+/**
+ * Whether text is a name an owning object can have: DNS labels and subdomains, Argo CD's
+ * `<namespace>_<app>`, at most 253 characters. Names from annotations are free text until this
+ * says otherwise; people paste them into shells.
+ *
+ * @public
+ */
+export function isOwnerObjectName(text: string): boolean {
+  return OBJECT_NAME.test(text);
+}
+
+/** A Kubernetes kind: a letter, then letters and digits. */
+const KIND = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
+
+/**
+ * The per-object settings, as `settings` lists them, that tell the owner to leave the Secret, so
+ * that an edit is `kept`: Flux's `reconcile: disabled`, `ssa: IfNotPresent` and `ssa: Ignore`.
+ */
+const KEEPING_SETTINGS: ReadonlySet<string> = new Set([
+  'kustomize.toolkit.fluxcd.io/reconcile=disabled',
+  'kustomize.toolkit.fluxcd.io/ssa=IfNotPresent',
+  'kustomize.toolkit.fluxcd.io/ssa=Ignore',
+]);
+
+/**
+ * Whether a setting of `owner.settings` is one that makes the owner leave the Secret.
+ *
+ * @public
+ */
+export function isKeepingSetting(setting: string): boolean {
+  return KEEPING_SETTINGS.has(setting);
+}
 
 const SSA_MODES = ['Override', 'Merge', 'IfNotPresent', 'Ignore'] as const;
 
@@ -97,7 +126,8 @@ function byController(meta: ObjectMeta): RecognizedOwner | undefined {
   const known = CONTROLLERS[`${groupOf(owner.apiVersion)}/${owner.kind}`];
   return {
     tool: known?.tool ?? 'controller',
-    kind: owner.kind,
+    // A kind goes into messages: only what a kind can be.
+    kind: KIND.test(owner.kind) ? owner.kind : undefined,
     name: owner.name,
     outcome: known?.outcome ?? 'unknown',
     evidence: ['ownerReferences'],
@@ -135,21 +165,19 @@ function byFlux(meta: ObjectMeta): RecognizedOwner | undefined {
   const kustomization = meta.labels?.[`${FLUX_KUSTOMIZE}/name`];
   if (kustomization !== undefined) {
     const settings: string[] = [];
-    let outcome: OwnedEditOutcome = 'reverted-at-refresh';
     const reconcile = fluxSetting(meta, `${FLUX_KUSTOMIZE}/reconcile`, [
       'disabled',
     ]);
     if (reconcile === 'disabled') {
       settings.push(`${FLUX_KUSTOMIZE}/reconcile=disabled`);
-      outcome = 'kept';
     }
     const ssa = fluxSetting(meta, `${FLUX_KUSTOMIZE}/ssa`, SSA_MODES);
-    if (ssa !== undefined) {
-      settings.push(`${FLUX_KUSTOMIZE}/ssa=${ssa}`);
-      // IfNotPresent applies only a missing object and Ignore never applies; Override and
-      // Merge still apply the manifest's own fields, data included.
-      if (ssa === 'IfNotPresent' || ssa === 'Ignore') outcome = 'kept';
-    }
+    if (ssa !== undefined) settings.push(`${FLUX_KUSTOMIZE}/ssa=${ssa}`);
+    // IfNotPresent applies only a missing object and Ignore never applies; Override and Merge
+    // still apply the manifest's own fields, data included.
+    const outcome: OwnedEditOutcome = settings.some(isKeepingSetting)
+      ? 'kept'
+      : 'reverted-at-refresh';
     return {
       tool: 'flux',
       kind: 'Kustomization',
@@ -185,23 +213,23 @@ function byFlux(meta: ObjectMeta): RecognizedOwner | undefined {
 /**
  * The tool that owns a Secret, from its metadata alone, in this precedence: a controlling owner
  * reference; External Secrets' label or hash; Sealed Secrets' `managed` annotation; Vault Secrets
- * Operator's `managed-by`; Argo CD's tracking id; Flux's labels; Helm's release; cert-manager's
- * certificate name. Undefined for a Secret that no tool claims: its newest writer is then only
+ * Operator's `managed-by`; Argo CD's tracking id (or its instance label, where the rules name
+ * it); Flux's labels; Helm's release; cert-manager's certificate name. Undefined for a Secret that no tool claims: its newest writer is then only
  * information, which `lastChange.manager` already gives.
  *
  * @public
  */
 export function recognizeOwner(
   meta: ObjectMeta,
-  allowEdits: readonly SecretOwnerTool[] = [],
+  rules: OwnedSecretRules = {},
 ): SecretOwner | undefined {
-  const owner = recognize(meta);
+  const owner = recognize(meta, rules);
   if (!owner) return undefined;
   // Only a name that an object can have reaches readers: several names come from free-text
   // annotations, which summaries otherwise withhold.
   for (const key of ['name', 'namespace'] as const) {
     const value = owner[key];
-    if (value !== undefined && !OBJECT_NAME.test(value)) delete owner[key];
+    if (value !== undefined && !isOwnerObjectName(value)) delete owner[key];
   }
   // Optional fields that the metadata does not give are left out, not sent as undefined.
   for (const key of ['kind', 'name', 'namespace'] as const) {
@@ -209,8 +237,25 @@ export function recognizeOwner(
   }
   return {
     ...owner,
-    edits: ownedEditRule(owner.tool, owner.outcome, allowEdits),
+    edits: ownedEditRule(owner.tool, owner.outcome, rules.allowEdits ?? []),
   };
+}
+
+/**
+ * An installation's settings for Secrets that other tools own (krypton.ownedSecrets).
+ *
+ * @public
+ */
+export interface OwnedSecretRules {
+  /** The tools whose Secrets may be edited, each edit with a reason; none when absent. */
+  allowEdits?: readonly SecretOwnerTool[];
+  /**
+   * The label by which this installation's Argo CD tracks resources, where it tracks by label
+   * rather than by annotation (Argo CD's `application.instanceLabelKey`, by default
+   * `app.kubernetes.io/instance`). Only the installation can say so: the label alone is common to
+   * other tools (Helm charts set it too).
+   */
+  argoCdInstanceLabel?: string;
 }
 
 /**
@@ -246,7 +291,10 @@ export const SECRET_OWNER_TOOLS: readonly SecretOwnerTool[] = [
   'controller',
 ];
 
-function recognize(meta: ObjectMeta): RecognizedOwner | undefined {
+function recognize(
+  meta: ObjectMeta,
+  rules: OwnedSecretRules,
+): RecognizedOwner | undefined {
   const controller = byController(meta);
   if (controller) return controller;
   const eso = byExternalSecrets(meta);
@@ -275,6 +323,18 @@ function recognize(meta: ObjectMeta): RecognizedOwner | undefined {
       name: argoApplication(tracking),
       outcome: 'reverted-at-sync',
       evidence: [ARGO_TRACKING],
+    };
+  }
+  const instanceLabel = rules.argoCdInstanceLabel;
+  const instance =
+    instanceLabel === undefined ? undefined : meta.labels?.[instanceLabel];
+  if (instanceLabel !== undefined && instance !== undefined) {
+    return {
+      tool: 'argocd',
+      kind: 'Application',
+      name: instance,
+      outcome: 'reverted-at-sync',
+      evidence: [instanceLabel],
     };
   }
   const flux = byFlux(meta);

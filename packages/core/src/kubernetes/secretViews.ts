@@ -4,12 +4,7 @@ import {
   parseVersionCounter,
   readAccessRules,
 } from '../annotations';
-import {
-  SecretDto,
-  SecretMetadataView,
-  SecretOwnerTool,
-  SecretSummary,
-} from '../dto';
+import { SecretDto, SecretMetadataView, SecretSummary } from '../dto';
 import { emptyMap, losslessText } from '../encoding';
 import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { isSnapshotName } from '../validation';
@@ -21,7 +16,7 @@ import {
   shownLabels,
   shownOwnerReferences,
 } from './secretFacts';
-import { recognizeOwner } from './secretOwner';
+import { OwnedSecretRules, recognizeOwner } from './secretOwner';
 import { NativeSecret } from './types';
 
 // What a caller sees of a live Secret: pure functions of the object and the deployment's keys,
@@ -38,8 +33,8 @@ export interface SecretViewContext {
   cluster: string;
   /** krypton.annotationPrefix, whose annotations are Krypton's own. */
   annotationPrefix: string;
-  /** The owners whose Secrets the installation lets Krypton edit, with a reason (none if absent). */
-  allowOwnedEdits?: readonly SecretOwnerTool[];
+  /** krypton.ownedSecrets, which recognizeOwner applies. */
+  ownedSecrets?: OwnedSecretRules;
 }
 
 /**
@@ -139,7 +134,7 @@ export function secretMetadataView(
   view.ownerReferences = shownOwnerReferences(secret.metadata);
   const changed = lastChange(secret.metadata);
   if (changed) view.lastChange = changed;
-  const owner = recognizeOwner(secret.metadata, context.allowOwnedEdits);
+  const owner = recognizeOwner(secret.metadata, context.ownedSecrets);
   if (owner) view.owner = owner;
   const appliers = dataAppliedBy(secret.metadata);
   if (appliers.length > 0) view.dataAppliedBy = appliers;

@@ -1,4 +1,4 @@
-import { QuerySchema } from '@krypton/core';
+import { QuerySchema, parseDeleteBody } from '@krypton/core';
 import { Router } from 'express';
 import { SecretsService } from '../services/secretsService';
 import { NO_QUERY, withQuery } from './query';
@@ -13,7 +13,6 @@ const GET_QUERY = { keys: 'keyList' } as const satisfies QuerySchema;
 const DELETE_QUERY = {
   resourceVersion: 'resourceVersion',
   keepHistory: 'boolean',
-  ownedEditReason: 'ownedEditReason',
 } as const satisfies QuerySchema;
 
 /** The live Secrets' routes: list, create, read, summary, update, adopt, delete. */
@@ -69,7 +68,11 @@ export function secretsRoutes(router: Router, secrets: SecretsService) {
   router.delete(
     '/namespaces/:namespace/secrets/:name',
     withQuery(DELETE_QUERY, async (req, res, query) => {
-      const out = await secrets.delete(targetOf(req), req.params.name, query);
+      // The reason for deleting an owned Secret is free text: it comes in the body, not the URL.
+      const out = await secrets.delete(targetOf(req), req.params.name, {
+        ...query,
+        ...parseDeleteBody(req.body),
+      });
       res.status(out.status === 'deleted' ? 200 : 202).json(out);
     }),
   );

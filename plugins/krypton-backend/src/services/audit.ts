@@ -88,17 +88,18 @@ export function createAudited(auditor: AuditorService) {
 }
 
 /**
- * What an audit event records of an edit of a Secret that another tool owns: the reason the request
- * gave, and once admitted, the owner that may undo it. Empty for any other edit.
+ * What an audit event records of an admitted edit of a Secret that another tool owns: the owner
+ * that may undo it and the user's reason. Empty for any other edit, whose request's reason, if it
+ * sent one, is ignored and not recorded.
  */
 export function ownedEditMeta(
-  reason: string | undefined,
-  owned?: OwnedEdit,
+  owned: OwnedEdit | undefined,
 ): Record<string, string> {
-  return {
-    ...(reason === undefined ? {} : { ownedEditReason: reason }),
-    ...(owned
-      ? { ownedBy: describeOwner(owned.owner), ownerTool: owned.owner.tool }
-      : {}),
-  };
+  return owned
+    ? {
+        ownedEditReason: owned.reason,
+        ownedBy: describeOwner(owned.owner),
+        ownerTool: owned.owner.tool,
+      }
+    : {};
 }

@@ -6,7 +6,7 @@ import {
   parseVersionParam,
   VALUE_ACTIONS,
 } from '@krypton/core';
-import { AUDIT_EVENTS, ownedEditMeta } from './audit';
+import { AUDIT_EVENTS } from './audit';
 import { admitSecretName } from './callers';
 import { SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
@@ -58,7 +58,6 @@ export class HistoryService {
     const meta = {
       ...ctx.auditMeta(name),
       restoredVersion: String(body.version),
-      ...ownedEditMeta(body.ownedEditReason),
     };
     const answer = ctx.answerFor(permissionsFor(['restore']));
     return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () => {

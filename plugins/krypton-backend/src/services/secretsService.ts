@@ -200,7 +200,7 @@ export class SecretsService {
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,
-      { ...ctx.auditMeta(name), ...ownedEditMeta(body.ownedEditReason) },
+      ctx.auditMeta(name),
       async () => {
         const out = await ctx.versioned.update(
           ctx.namespace,
@@ -232,7 +232,7 @@ export class SecretsService {
     const adopted = await this.deps.audited(
       ctx,
       AUDIT_EVENTS.adopt,
-      { ...ctx.auditMeta(name), ...ownedEditMeta(body.ownedEditReason) },
+      ctx.auditMeta(name),
       async () => {
         // The namespace is refused before Krypton reads anything there; the type once it is read.
         ctx.admitPlacement();
@@ -247,7 +247,7 @@ export class SecretsService {
           result: secret,
           meta: {
             resourceVersion: secret.metadata.resourceVersion ?? '',
-            ...ownedEditMeta(owned?.reason, owned),
+            ...ownedEditMeta(owned),
           },
         };
       },
@@ -276,7 +276,6 @@ export class SecretsService {
     const meta = {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
-      ...ownedEditMeta(request.ownedEditReason),
     };
     // The Secret as the delete's own gate read it, for the owners that select it by label: once
     // it is gone nothing else can say, and another read would cost a request.
@@ -308,7 +307,7 @@ export class SecretsService {
         meta: {
           status: report.result.status,
           history: report.result.history,
-          ...ownedEditMeta(report.owned?.reason, report.owned),
+          ...ownedEditMeta(report.owned),
           ...(report.cleanup
             ? { snapshotsDeleted: report.cleanup.confirmedAbsent }
             : {}),

@@ -16,7 +16,7 @@ export async function versionedWriteResult(
             prunedCount: out.archive.pruned,
           }
         : {}),
-      ...ownedEditMeta(out.owned?.reason, out.owned),
+      ...ownedEditMeta(out.owned),
       dataChanged: out.dataChanged,
       version: result.version ?? 0,
       resourceVersion: result.resourceVersion,

@@ -284,6 +284,17 @@ describe('describeOwnership', () => {
         'argocd app sync shop',
       ],
       [
+        {
+          tool: 'argocd',
+          kind: 'Application',
+          name: 'team_shop',
+          outcome: 'reverted-at-sync',
+        },
+        'Change the manifest in the source of the Application team_shop, then sync it:',
+        // An Application in another namespace, as its tracking id names it; its CLI takes ns/app.
+        'argocd app sync team/shop',
+      ],
+      [
         { tool: 'argocd', kind: 'Application', outcome: 'reverted-at-sync' },
         'Change the manifest in the source of the Application that writes db, then sync it:',
         'argocd app sync <app>',
@@ -396,7 +407,7 @@ describe('describeOwnership', () => {
         t,
       );
       expect(described?.conflict).toBe(
-        'The next server-side apply by helm will fail on a field conflict with krypton unless it forces.',
+        'After a change of their keys here, the next server-side apply by helm of another value would fail on a field conflict with krypton, unless it forces.',
       );
     });
 
@@ -409,7 +420,7 @@ describe('describeOwnership', () => {
       ).toEqual({
         title: 'Applied with server-side apply',
         conflict:
-          'The next server-side apply by kubectl, argocd-controller will fail on a field conflict with krypton unless it forces.',
+          'After a change of their keys here, the next server-side apply by kubectl, argocd-controller of another value would fail on a field conflict with krypton, unless it forces.',
       });
     });
   });

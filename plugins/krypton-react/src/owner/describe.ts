@@ -4,7 +4,12 @@ import type {
   SecretOwner,
   SecretOwnerTool,
 } from '@krypton/core';
-import { MAX_OWNED_EDIT_REASON, OwnedEditReasonProblem } from '@krypton/core';
+import {
+  MAX_OWNED_EDIT_REASON,
+  OwnedEditReasonProblem,
+  isKeepingSetting,
+  isOwnerObjectName,
+} from '@krypton/core';
 import { englishT, MessageKeyOf } from '../texts';
 import { ownedSecretMessages } from './messages';
 
@@ -168,13 +173,12 @@ export function ownedEditRefusal(
   return t('owner.refused', { tool: ownerToolName(owner, t) });
 }
 
-// Settings that tell Flux to leave a Secret (docs/owners.md); the others are only listed.
-const KEEPING_SETTING = /\/(?:reconcile=disabled|ssa=(?:IfNotPresent|Ignore))$/;
-
 // Names go into commands that people paste into a shell: only what an object name may hold.
-const OBJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/;
 const safeName = (name: string | undefined, placeholder: string) =>
-  name !== undefined && OBJECT_NAME.test(name) ? name : placeholder;
+  name !== undefined && isOwnerObjectName(name) ? name : placeholder;
+
+/** Argo CD names an Application in another namespace `<namespace>_<app>`; its CLI `<namespace>/<app>`. */
+const argoAppArgument = (name: string) => name.replace('_', '/');
 
 function prediction(owner: SecretOwner, tool: string, t: OwnerT): string {
   if (owner.outcome === 'reverted-at-upgrade') {
@@ -183,7 +187,7 @@ function prediction(owner: SecretOwner, tool: string, t: OwnerT): string {
       : t('owner.outcomes.revertedAtUpgrade');
   }
   if (owner.outcome === 'kept') {
-    const keeping = (owner.settings ?? []).filter(s => KEEPING_SETTING.test(s));
+    const keeping = (owner.settings ?? []).filter(isKeepingSetting);
     return keeping.length > 0
       ? t('owner.outcomes.kept', { settings: keeping.join(', '), tool })
       : t('owner.outcomes.keptBySetting', { tool });
@@ -196,7 +200,7 @@ function prediction(owner: SecretOwner, tool: string, t: OwnerT): string {
 function otherSettings(owner: SecretOwner): string[] {
   const settings = owner.settings ?? [];
   return owner.outcome === 'kept'
-    ? settings.filter(s => !KEEPING_SETTING.test(s))
+    ? settings.filter(s => !isKeepingSetting(s))
     : settings;
 }
 
@@ -215,7 +219,7 @@ function stepObject(
   secret: string,
   t: OwnerT,
 ): string {
-  return name !== undefined && OBJECT_NAME.test(name)
+  return name !== undefined && isOwnerObjectName(name)
     ? t('owner.instead.named', { kind, name })
     : t('owner.instead.unnamed', { kind, secret });
 }
@@ -261,7 +265,7 @@ function instead(
         text: t('owner.instead.argocd', {
           object: stepObject('Application', name, secret, t),
         }),
-        command: `argocd app sync ${safeName(name, '<app>')}`,
+        command: `argocd app sync ${argoAppArgument(safeName(name, '<app>'))}`,
       };
     case 'flux':
       if (owner.kind === 'HelmRelease') {

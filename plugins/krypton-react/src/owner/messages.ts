@@ -55,7 +55,7 @@ export const ownedSecretMessages = {
   },
   settings: 'Settings read from this Secret: {{settings}}.',
   appliedBy:
-    'The next server-side apply by {{managers}} will fail on a field conflict with krypton unless it forces.',
+    'After a change of their keys here, the next server-side apply by {{managers}} of another value would fail on a field conflict with krypton, unless it forces.',
   rules: {
     refused:
       'Krypton does not change it: it does not update, restore, adopt or delete a Secret that another tool owns.',

@@ -253,6 +253,7 @@ describe('KryptonClient', () => {
       const reason = 'Vault is down; rotating the leaked key by hand & now';
       const bodies: Record<string, unknown> = {};
       let query = '';
+      let deleteBody: unknown;
       const record =
         (name: string) =>
         async ({ request }: { request: Request }) => {
@@ -266,10 +267,14 @@ describe('KryptonClient', () => {
           record('restore'),
         ),
         http.post(`${baseUrl}/namespaces/ns/secrets/db/adopt`, record('adopt')),
-        http.delete(`${baseUrl}/namespaces/ns/secrets/db`, ({ request }) => {
-          query = new URL(request.url).search;
-          return HttpResponse.json({ status: 'deleted', history: 'cleaned' });
-        }),
+        http.delete(
+          `${baseUrl}/namespaces/ns/secrets/db`,
+          async ({ request }) => {
+            query = new URL(request.url).search;
+            deleteBody = await request.json();
+            return HttpResponse.json({ status: 'deleted', history: 'cleaned' });
+          },
+        ),
       );
       const at = { namespace: 'ns', name: 'db' };
       await client.updateSecret(at, {
@@ -300,12 +305,11 @@ describe('KryptonClient', () => {
         restore: { version: 2, resourceVersion: '5', ownedEditReason: reason },
         adopt: { resourceVersion: '5', ownedEditReason: reason },
       });
-      const params = new URLSearchParams(query);
-      expect(params.get('ownedEditReason')).toBe(reason);
-      expect([...params.keys()]).toEqual([
+      // The delete's reason goes in its body, never in the URL.
+      expect(deleteBody).toEqual({ ownedEditReason: reason });
+      expect([...new URLSearchParams(query).keys()]).toEqual([
         'resourceVersion',
         'keepHistory',
-        'ownedEditReason',
       ]);
     });
 

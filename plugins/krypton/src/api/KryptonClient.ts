@@ -179,10 +179,12 @@ export class KryptonClient implements KryptonApi {
     });
     if (request.keepHistory !== undefined)
       query.set('keepHistory', String(request.keepHistory));
-    if (request.ownedEditReason !== undefined)
-      query.set('ownedEditReason', request.ownedEditReason);
+    // The reason is the user's free text: in the body, never in a URL that logs keep.
     return this.json(`${secretPath(location)}?${query}`, {
       method: 'DELETE',
+      ...(request.ownedEditReason === undefined
+        ? {}
+        : { body: { ownedEditReason: request.ownedEditReason } }),
     });
   }
 

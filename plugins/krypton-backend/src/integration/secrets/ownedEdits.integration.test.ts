@@ -342,11 +342,9 @@ describe('edits of Secrets that another tool owns', () => {
 
       const deleted = await request(krypton)
         .delete(`${secrets()}/${name}`)
-        .query({
-          resourceVersion: restored.body.resourceVersion,
-          ownedEditReason: reason,
-        })
-        .set('Authorization', as('alice'));
+        .query({ resourceVersion: restored.body.resourceVersion })
+        .set('Authorization', as('alice'))
+        .send({ ownedEditReason: reason });
       expect(deleted.status).toBe(200);
       expect((await admin.getSecret(ns.name, name)).status).toBe(404);
 
@@ -395,9 +393,79 @@ describe('edits of Secrets that another tool owns', () => {
       edits: 'allowed',
     });
     const event = refusing.sink.audits.find(
-      a => a.eventId === 'secret-update' && a.meta.name === spec.name,
+      a =>
+        a.eventId === 'secret-update' &&
+        a.status === 'succeeded' &&
+        a.meta.name === spec.name,
     );
+    expect(event?.meta).toMatchObject({ dataChanged: true });
     expect(event?.meta).not.toHaveProperty('ownedBy');
+  });
+
+  it('recognises Argo CD by its instance label only where the installation tracks by label', async () => {
+    const rv = await createOwned(
+      {
+        name: 'argo-label',
+        tool: 'argocd',
+        owner: 'Argo CD (Application payments)',
+        metadata: { labels: { 'app.kubernetes.io/instance': 'payments' } },
+      },
+      'argo-label',
+    );
+    const byLabel = await startKryptonBackend({
+      ownedSecrets: { argoCdInstanceLabel: 'app.kubernetes.io/instance' },
+    });
+    try {
+      const summary = await request(byLabel.server)
+        .get(`${secrets()}/argo-label/summary`)
+        .set('Authorization', as('alice'));
+      expect(summary.body.owner).toEqual({
+        tool: 'argocd',
+        kind: 'Application',
+        name: 'payments',
+        outcome: 'reverted-at-sync',
+        evidence: ['app.kubernetes.io/instance'],
+        edits: 'refused',
+      });
+      const refused = await request(byLabel.server)
+        .put(`${secrets()}/argo-label`)
+        .set('Authorization', as('alice'))
+        .send({ resourceVersion: rv, data: { k: 'w' } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatch(
+        ownerSentence(
+          'Argo CD (Application payments)',
+          'Krypton does not update a Secret that another tool owns on this deployment: change it at its source.',
+        ),
+      );
+    } finally {
+      await byLabel.stop();
+    }
+    // Without the setting the label is anyone's: the Secret is no tool's.
+    const plain = await request(refusing.server)
+      .get(`${secrets()}/argo-label/summary`)
+      .set('Authorization', as('alice'));
+    expect(plain.status).toBe(200);
+    expect(plain.body).not.toHaveProperty('owner');
+  });
+
+  it('tells a user without the right to edit nothing about the owner: the access gates answer first', async () => {
+    const rv = await createOwned(OWNERS[0], 'eso-gated');
+    // bob has no RBAC on this namespace's Secrets: Kubernetes refuses his read before any owner
+    // check could run.
+    for (const res of [
+      await request(refusing.server)
+        .put(`${secrets()}/eso-gated`)
+        .set('Authorization', as('bob'))
+        .send({ resourceVersion: rv, data: { k: 'w' } }),
+      await request(refusing.server)
+        .delete(`${secrets()}/eso-gated`)
+        .query({ resourceVersion: rv })
+        .set('Authorization', as('bob')),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(JSON.stringify(res.body)).not.toMatch(/External Secrets|eso/);
+    }
   });
 
   it('refuses a malformed reason with 400 before anything is read', async () => {
@@ -412,10 +480,22 @@ describe('edits of Secrets that another tool owns', () => {
           '"ownedEditReason" must be a reason of 1 to 500 characters, on one line.',
       });
     }
+    for (const body of [{ ownedEditReason: 'a\tb' }, { reason: 'why' }]) {
+      const res = await request(allowing.server)
+        .delete(`${secrets()}/eso`)
+        .query({ resourceVersion: '1' })
+        .set('Authorization', as('alice'))
+        .send(body);
+      expect(res.status).toBe(400);
+    }
+    // In the URL it is no parameter of the delete's.
     const query = await request(allowing.server)
       .delete(`${secrets()}/eso`)
-      .query({ resourceVersion: '1', ownedEditReason: 'a\tb' })
+      .query({ resourceVersion: '1', ownedEditReason: 'why' })
       .set('Authorization', as('alice'));
     expect(query.status).toBe(400);
+    expect(query.body).toEqual({
+      error: 'Unknown query parameter "ownedEditReason".',
+    });
   });
 });

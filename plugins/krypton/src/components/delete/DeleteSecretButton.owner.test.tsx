@@ -36,9 +36,11 @@ function decisionsFor(owner: SecretOwner): ActionDecisions {
 
 async function renderFor(owner: SecretOwner) {
   const queries: URLSearchParams[] = [];
+  const bodies: string[] = [];
   server.use(
-    http.delete(secretUrl, ({ request }) => {
+    http.delete(secretUrl, async ({ request }) => {
       queries.push(new URL(request.url).searchParams);
+      bodies.push(await request.text());
       return HttpResponse.json({ status: 'deleted', history: 'cleaned' });
     }),
   );
@@ -55,7 +57,7 @@ async function renderFor(owner: SecretOwner) {
       />
     </KryptonApis>,
   );
-  return { queries, onDeleted, user: userEvent.setup() };
+  return { queries, bodies, onDeleted, user: userEvent.setup() };
 }
 
 describe('DeleteSecretButton of an owned Secret', () => {
@@ -70,8 +72,8 @@ describe('DeleteSecretButton of an owned Secret', () => {
     );
   });
 
-  it('shows what comes of it and sends the reason in the query, where the installation asks for one', async () => {
-    const { queries, onDeleted, user } = await renderFor(
+  it('shows what comes of it and sends the reason in the body, where the installation asks for one', async () => {
+    const { queries, bodies, onDeleted, user } = await renderFor(
       argo('reason-required'),
     );
     await user.click(screen.getByRole('button', { name: 'Delete…' }));
@@ -91,9 +93,9 @@ describe('DeleteSecretButton of an owned Secret', () => {
     const reason = within(dialog).getByRole('textbox', {
       name: 'Your reason for this change',
     });
-    await user.type(reason, '   {Enter}');
-    // Enter submits the form; a Delete still waiting for its reason sends nothing, and says why.
-    expect(queries).toHaveLength(0);
+    await user.type(reason, '   ');
+    // Blanks are no reason: Delete stays off, and the field says why.
+    expect(del).toBeDisabled();
     expect(reason).toHaveAccessibleDescription(
       'Give your reason for changing a Secret that another tool owns.',
     );
@@ -101,14 +103,16 @@ describe('DeleteSecretButton of an owned Secret', () => {
     await user.click(del);
     await waitFor(() => expect(onDeleted).toHaveBeenCalled());
     expect(queries).toHaveLength(1);
-    expect(queries[0].get('ownedEditReason')).toBe(
-      'two apps share this one; removing the leftover',
-    );
+    // The user's free text never goes in the URL.
+    expect(queries[0].get('ownedEditReason')).toBeNull();
+    expect(JSON.parse(bodies[0])).toEqual({
+      ownedEditReason: 'two apps share this one; removing the leftover',
+    });
     expect(queries[0].get('resourceVersion')).toBe('100');
   });
 
   it('deletes without a reason where the owner is set to leave the Secret', async () => {
-    const { queries, onDeleted, user } = await renderFor({
+    const { bodies, onDeleted, user } = await renderFor({
       ...argo('allowed'),
       tool: 'flux',
       kind: 'Kustomization',
@@ -121,6 +125,7 @@ describe('DeleteSecretButton of an owned Secret', () => {
     await user.type(within(dialog).getByLabelText('Type db to confirm'), 'db');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(onDeleted).toHaveBeenCalled());
-    expect(queries[0].has('ownedEditReason')).toBe(false);
+    // No reason, so no body at all.
+    expect(bodies).toEqual(['']);
   });
 });

@@ -86,7 +86,7 @@ describe('HistoryTab of an owned Secret', () => {
       "An edit here lasts until the release's next upgrade, which writes the chart's data back. Helm 4's upgrade, which applies server-side, fails on a field conflict instead, unless it forces.",
     );
     expect(banner).toHaveTextContent(
-      'The next server-side apply by helm will fail on a field conflict with krypton unless it forces.',
+      'After a change of their keys here, the next server-side apply by helm of another value would fail on a field conflict with krypton, unless it forces.',
     );
     const restore = within(dialog).getByRole('button', { name: 'Restore' });
     expect(restore).toBeDisabled();

@@ -144,7 +144,7 @@ describe('OwnershipBanner', () => {
     });
     const owned = screen.getByRole('region', { name: 'Owned by Flux' });
     expect(owned).toHaveTextContent(
-      'The next server-side apply by kustomize-controller will fail on a field conflict with krypton unless it forces.',
+      'After a change of their keys here, the next server-side apply by kustomize-controller of another value would fail on a field conflict with krypton, unless it forces.',
     );
     // The edit lasts, but the owner's next apply fails: a warning.
     expect(owned.className).toMatch(/MuiAlert-standardWarning/);
@@ -155,7 +155,7 @@ describe('OwnershipBanner', () => {
       name: 'Applied with server-side apply',
     });
     expect(applied).toHaveTextContent(
-      'The next server-side apply by kubectl will fail on a field conflict with krypton unless it forces.',
+      'After a change of their keys here, the next server-side apply by kubectl of another value would fail on a field conflict with krypton, unless it forces.',
     );
     expect(applied).not.toHaveTextContent('What Krypton does');
   });
