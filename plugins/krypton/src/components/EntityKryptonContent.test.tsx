@@ -324,7 +324,7 @@ describe('EntityKryptonContent', () => {
     const web = within(row('web')).getByText('Owned by Helm');
     const chip = web.closest('[tabindex="0"]') as HTMLElement;
     expect(chip).toHaveAccessibleDescription(
-      /field conflict with krypton unless it forces\. This installation lets you change it through Krypton, with your reason/,
+      /field conflict with krypton, unless it forces\. This installation lets you change it through Krypton, with your reason/,
     );
     await userEvent.setup().hover(chip);
     expect(await screen.findByRole('tooltip')).toHaveTextContent(
