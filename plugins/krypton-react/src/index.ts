@@ -10,5 +10,6 @@ export * from './values';
 export * from './consumers';
 export * from './history';
 export * from './owner';
-export { copyToClipboard } from './values/valueRow';
+export { copyToClipboard, useCopyText } from './values/valueRow';
+export type { CopyStatus } from './values/valueRow';
 export type { MessageKeyOf, WithoutPluralSuffix } from './texts';

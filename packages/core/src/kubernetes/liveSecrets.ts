@@ -438,6 +438,6 @@ export class LiveSecrets {
     const secret = await this.kube(g =>
       g.replace(SECRETS, namespace, name, replacement),
     );
-    return owned ? { secret, owned } : { secret };
+    return { secret, owned };
   }
 }

@@ -225,15 +225,14 @@ export function recognizeOwner(
 ): SecretOwner | undefined {
   const owner = recognize(meta, rules);
   if (!owner) return undefined;
-  // Only a name that an object can have reaches readers: several names come from free-text
+  // Optional fields that the metadata does not give are left out, not sent as undefined; and only
+  // a name that an object can have reaches readers: several names come from free-text
   // annotations, which summaries otherwise withhold.
-  for (const key of ['name', 'namespace'] as const) {
-    const value = owner[key];
-    if (value !== undefined && !isOwnerObjectName(value)) delete owner[key];
-  }
-  // Optional fields that the metadata does not give are left out, not sent as undefined.
   for (const key of ['kind', 'name', 'namespace'] as const) {
-    if (owner[key] === undefined) delete owner[key];
+    const value = owner[key];
+    if (value === undefined || (key !== 'kind' && !isOwnerObjectName(value))) {
+      delete owner[key];
+    }
   }
   return {
     ...owner,

@@ -69,11 +69,6 @@ export interface DeleteRequest extends OwnedEditReason {
 
 const stale = () => new KryptonError('conflict', messages.staleRevision);
 
-const withOwned = (
-  write: VersionedWrite,
-  owned: OwnedEdit | undefined,
-): VersionedWrite => (owned ? { ...write, owned } : write);
-
 /**
  * The writes that history stands behind: every data-changing update and every restore first saves
  * the state it replaces (or verifies that an earlier attempt saved exactly it), applies retention,
@@ -144,10 +139,7 @@ export class VersionedSecrets {
       archive = await this.archive(live, check.replacedVersion);
     }
     const secret = await this.live.write(namespace, name, replacement);
-    return withOwned(
-      { secret, dataChanged: check.dataChanged, archive },
-      owned,
-    );
+    return { secret, dataChanged: check.dataChanged, archive, owned };
   }
 
   /**
@@ -185,7 +177,7 @@ export class VersionedSecrets {
     await this.live.proveReplace(replacement);
     const archive = await this.archive(live, check.replacedVersion);
     const secret = await this.live.write(namespace, name, replacement);
-    return withOwned({ secret, dataChanged: true, archive }, owned);
+    return { secret, dataChanged: true, archive, owned };
   }
 
   /**
@@ -269,7 +261,7 @@ export class VersionedSecrets {
           history: req.keepHistory ? 'kept' : 'cleaned',
         },
         cleanup: req.keepHistory ? undefined : counts,
-        ...(owned ? { owned } : {}),
+        owned,
       };
     } catch (err) {
       // Earlier deletes are not rolled back: say how far cleanup got.

@@ -74,7 +74,7 @@ export class HistoryService {
         version: written.result.version,
         resourceVersion: written.result.resourceVersion,
         ...ctx.changeOf(out.secret),
-        ...(out.owned ? { owned: out.owned } : {}),
+        owned: out.owned,
       });
       return written;
     });

@@ -214,7 +214,7 @@ export class SecretsService {
           version: written.result.version,
           resourceVersion: written.result.resourceVersion,
           ...ctx.changeOf(out.secret),
-          ...(out.owned ? { owned: out.owned } : {}),
+          owned: out.owned,
         });
         return written;
       },
@@ -299,7 +299,7 @@ export class SecretsService {
           event: 'delete',
           ...report.result,
           ...ctx.changeOf(deleted),
-          ...(report.owned ? { owned: report.owned } : {}),
+          owned: report.owned,
         });
       }
       return {

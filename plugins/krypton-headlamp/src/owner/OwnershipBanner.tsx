@@ -1,30 +1,23 @@
 import {
   OwnershipFacts,
-  copyToClipboard,
   describeOwnership,
   englishOwnerT,
+  ownershipLasts,
+  useCopyText,
 } from '@krypton/plugin-krypton-react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { ownedChangeBlock } from './ownedBlock';
 
 const t = englishOwnerT;
 
-/** How long "Copied" stays next to the button, in ms. */
-const STATUS_MS = 4000;
-
 /** One command in code style, with a button that copies it and says whether it did. */
 function CommandLine({ command }: { command: string }) {
-  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (status === 'idle') return undefined;
-    const timer = setTimeout(() => setStatus('idle'), STATUS_MS);
-    return () => clearTimeout(timer);
-  }, [status]);
+  const { status, copy } = useCopyText();
   return (
     <Box display="flex" alignItems="center" flexWrap="wrap" gap={1} mt={0.5}>
       <Box
@@ -43,14 +36,7 @@ function CommandLine({ command }: { command: string }) {
       >
         {command}
       </Box>
-      <Button
-        size="small"
-        onClick={() =>
-          copyToClipboard(command).then(ok =>
-            setStatus(ok ? 'copied' : 'failed'),
-          )
-        }
-      >
+      <Button size="small" onClick={() => copy(command)}>
         {t('owner.command.copy')}
       </Button>
       <Typography variant="caption" role="status">
@@ -87,10 +73,9 @@ export function OwnershipBanner(props: {
     described.edits === 'reason-required'
       ? ownedChangeBlock(props.secret.owner)
       : described.rule;
-  const lasting = described.edits === 'allowed' && !described.conflict;
   return (
     <Alert
-      severity={lasting ? 'info' : 'warning'}
+      severity={ownershipLasts(described) ? 'info' : 'warning'}
       // A standing notice, not news: a region named by its title rather than an alert announced.
       role="region"
       aria-labelledby={titleId}

@@ -364,6 +364,16 @@ export function describeOwnership(
 }
 
 /**
+ * Whether a change made through Krypton lasts: Krypton lets it through as any other (`allowed`)
+ * and no server-side apply will conflict with it. A banner informs then, and warns otherwise.
+ *
+ * @public
+ */
+export function ownershipLasts(described: OwnershipDescription): boolean {
+  return described.edits === 'allowed' && !described.conflict;
+}
+
+/**
  * A reason's problem in words.
  *
  * @public

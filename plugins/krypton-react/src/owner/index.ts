@@ -7,6 +7,7 @@ export {
   ownedEditsOf,
   ownerToolName,
   ownerViewMessages,
+  ownershipLasts,
 } from './describe';
 export type {
   OwnerT,

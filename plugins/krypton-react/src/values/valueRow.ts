@@ -3,6 +3,11 @@ import type { ValueEntry } from './entries';
 
 /** What is open under a row: the preview, the raw text, or nothing. */
 export type ValuePanel = 'preview' | 'raw' | undefined;
+/**
+ * Where a copy stands: not tried lately, done, or refused by the browser.
+ *
+ * @public
+ */
 export type CopyStatus = 'idle' | 'copied' | 'failed';
 
 /** How long "Copied" or "Could not copy" stays next to the button, in ms. */
@@ -25,6 +30,36 @@ export async function copyToClipboard(text: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A copy button's state: `copy` puts text on the clipboard (no text is a failure), and `status`
+ * says how it went for COPY_STATUS_MS before it goes back to idle. The portal and Headlamp share it.
+ *
+ * @public
+ */
+export function useCopyText(): {
+  status: CopyStatus;
+  copy: (text: string | undefined) => Promise<void>;
+  /** Back to idle at once, as when the text to copy is another. */
+  reset: () => void;
+} {
+  const [status, setStatus] = useState<CopyStatus>('idle');
+  useEffect(() => {
+    if (status === 'idle') return undefined;
+    const timer = setTimeout(() => setStatus('idle'), COPY_STATUS_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  return {
+    status,
+    copy: async text =>
+      setStatus(
+        text !== undefined && (await copyToClipboard(text))
+          ? 'copied'
+          : 'failed',
+      ),
+    reset: () => setStatus('idle'),
+  };
 }
 
 /** Above this length, the revealed cell holds only the start of a value. */
@@ -75,15 +110,9 @@ export function useValueRow(
 ): ValueRowState {
   const [revealed, setRevealed] = useState(false);
   const [panel, setPanel] = useState<ValuePanel>(undefined);
-  const [copyStatus, setCopyStatus] = useState<CopyStatus>('idle');
+  const copier = useCopyText();
   const [loading, setLoading] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
-
-  useEffect(() => {
-    if (copyStatus === 'idle') return undefined;
-    const timer = setTimeout(() => setCopyStatus('idle'), COPY_STATUS_MS);
-    return () => clearTimeout(timer);
-  }, [copyStatus]);
 
   const { value, kind } = entry;
   // A reveal applies to what the user chose to see, not to the key: another history version or
@@ -99,7 +128,7 @@ export function useValueRow(
     setSeen({ kind, value });
     setRevealed(false);
     setPanel(undefined);
-    setCopyStatus('idle');
+    copier.reset();
   } else if (seen.value !== value) {
     setSeen({ kind, value });
   }
@@ -135,7 +164,7 @@ export function useValueRow(
   return {
     revealed,
     panel,
-    copyStatus,
+    copyStatus: copier.status,
     loading,
     loadFailed,
     toggleReveal: () => {
@@ -155,11 +184,8 @@ export function useValueRow(
     },
     copy: async () => {
       const text = await fetched();
-      if (text === undefined) {
-        if (load) setCopyStatus('failed');
-        return;
-      }
-      setCopyStatus((await copyToClipboard(text)) ? 'copied' : 'failed');
+      // Nothing to copy is a failure only where a value was to be read.
+      if (text !== undefined || load) await copier.copy(text);
     },
   };
 }

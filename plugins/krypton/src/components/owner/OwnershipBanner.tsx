@@ -1,6 +1,7 @@
 import {
   OwnershipFacts,
   describeOwnership,
+  ownershipLasts,
 } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -38,10 +39,9 @@ export function OwnershipBanner({ secret, compact }: OwnershipBannerProps) {
   const titleId = useId();
   const described = describeOwnership(secret, t);
   if (!described) return null;
-  const lasting = described.edits === 'allowed' && !described.conflict;
   return (
     <Alert
-      severity={lasting ? 'info' : 'warning'}
+      severity={ownershipLasts(described) ? 'info' : 'warning'}
       // A standing notice, not news: a region named by its title rather than an alert announced.
       role="region"
       aria-labelledby={titleId}
