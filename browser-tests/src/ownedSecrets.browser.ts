@@ -1,3 +1,9 @@
+import {
+  OWNER_KINDS,
+  createOwner,
+  eventually,
+  installOwnerKinds,
+} from '@krypton/kube-testenv';
 import { Browser, BrowserContext } from 'playwright-core';
 import {
   DEMO_NAMESPACE,
@@ -14,6 +20,10 @@ import {
 
 /** A Secret that gains Helm's metadata while the guest's edit form is open. */
 const ADOPTED_BY_HELM = 'owned-while-editing';
+/** A Secret that an ExternalSecret controls, and that ExternalSecret. */
+const SYNCED = 'synced-by-external-secrets';
+const SYNCED_SOURCE = 'synced-source';
+const ES = OWNER_KINDS.ExternalSecret;
 
 describe('Secrets that another tool owns', () => {
   let browser: Browser;
@@ -93,4 +103,84 @@ describe('Secrets that another tool owns', () => {
       expect(decodeValue(live, 'token')).toBe('first');
       expect(live.metadata.annotations?.['krypton.io/version']).toBe('1');
     }));
+
+  it("asks External Secrets to sync from its store, as the guest, where the guest's RBAC allows it", async () => {
+    // No operator runs in the demo: the CRD and an ExternalSecret controlling the Secret, as
+    // External Secrets would leave them, and the guest's team may patch ExternalSecrets here.
+    await installOwnerKinds(admin());
+    const owner = await createOwner(admin(), DEMO_NAMESPACE, ES, SYNCED_SOURCE);
+    await admin().createSecret(DEMO_NAMESPACE, {
+      metadata: {
+        name: SYNCED,
+        labels: { 'krypton.io/managed-by': 'krypton' },
+        annotations: {
+          'krypton.io/version': '1',
+          'krypton.io/owners': 'group:default/team-a',
+        },
+        ownerReferences: [owner],
+      },
+      stringData: { 'api-key': 'from-the-store' },
+    });
+    await admin().grant(
+      DEMO_NAMESPACE,
+      'team-a-externalsecrets',
+      { kind: 'Group', name: 'group:default/team-a' },
+      [{ apiGroups: [ES.group], resources: [ES.plural], verbs: ['patch'] }],
+    );
+    // The authorizer learns of a new RoleBinding a moment after it is written; the page's offer
+    // must not be asked before.
+    const allowed = await eventually(
+      () =>
+        admin().request({
+          method: 'POST',
+          path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: 'user:default/guest',
+              groups: ['group:default/team-a'],
+              resourceAttributes: {
+                namespace: DEMO_NAMESPACE,
+                verb: 'patch',
+                group: ES.group,
+                resource: ES.plural,
+                name: SYNCED_SOURCE,
+              },
+            },
+          },
+        }),
+      res =>
+        (res.body as { status?: { allowed?: boolean } }).status?.allowed ===
+        true,
+    );
+    expect(
+      (allowed.body as { status?: { allowed?: boolean } }).status?.allowed,
+    ).toBe(true);
+    await onPage(context, 'owner-sync', async page => {
+      await page.goto(detailPath(SYNCED));
+      const banner = page.getByRole('region', {
+        name: 'Owned by External Secrets',
+      });
+      await banner.waitFor();
+      const sync = banner.getByRole('button', {
+        name: 'Sync from the store now',
+      });
+      await sync.click();
+      const status = banner.getByRole('status').filter({
+        hasText: 'force-sync=',
+      });
+      await status.waitFor();
+      await screenshot(page, 'owner-sync');
+      const es = await admin().expect<{
+        metadata: { annotations?: Record<string, string> };
+      }>(200, {
+        method: 'GET',
+        path: `/apis/${ES.group}/${ES.version}/namespaces/${DEMO_NAMESPACE}/${ES.plural}/${SYNCED_SOURCE}`,
+      });
+      const value = es.metadata.annotations?.['force-sync'];
+      expect(value).toMatch(/^\d+$/);
+      expect(await status.textContent()).toContain(`force-sync=${value}`);
+    });
+  });
 });

@@ -155,6 +155,72 @@ export interface SecretOwner {
 export type OwnedEditRule = 'refused' | 'reason-required' | 'allowed';
 
 /**
+ * Why Krypton cannot ask a Secret's owner to sync it for this user:
+ *
+ * - `not_supported`: no ExternalSecret controls the Secret (External Secrets is the only owner
+ *   that Krypton asks, and only where the Secret's owner reference names the ExternalSecret);
+ * - `identity`: the installation acts on Kubernetes as its own service account, and Krypton asks
+ *   an owner only as the signed-in user;
+ * - `forbidden`: Kubernetes does not let the user patch the ExternalSecret;
+ * - `not_found`: the ExternalSecret no longer exists;
+ * - `replaced`: the ExternalSecret of that name is another object than the one that owns the
+ *   Secret;
+ * - `rejected`: Kubernetes refused the patch as invalid (an admission webhook, for example).
+ *
+ * @public
+ */
+export type OwnerSyncRefusal =
+  | 'not_supported'
+  | 'identity'
+  | 'forbidden'
+  | 'not_found'
+  | 'replaced'
+  | 'rejected';
+
+/**
+ * The object that an owner sync annotates: the ExternalSecret that controls the Secret.
+ *
+ * @public
+ */
+export interface OwnerSyncTarget {
+  tool: 'external-secrets';
+  kind: 'ExternalSecret';
+  name: string;
+}
+
+/**
+ * GET .../owner-sync: whether Krypton can ask the Secret's owner to write it again from its source
+ * for this user, proven with a dry run of the very patch as the user.
+ *
+ * @public
+ */
+export interface OwnerSyncOffer {
+  /** Whether the dry run of the patch, as the user, passed. */
+  available: boolean;
+  /** The object that a sync annotates, when the Secret names one. */
+  target?: OwnerSyncTarget;
+  /** Why not, when not available. */
+  refusal?: OwnerSyncRefusal;
+  /** Fixed words for the refusal, when not available. */
+  message?: string;
+}
+
+/**
+ * POST .../owner-sync: the ExternalSecret was annotated `force-sync`, so its controller reads the
+ * values from its store again and writes the Secret. The write is the controller's, after the
+ * answer; Krypton does not wait for it.
+ *
+ * @public
+ */
+export interface OwnerSyncResult {
+  target: OwnerSyncTarget;
+  /** The annotation written on the ExternalSecret: `force-sync` with the time in Unix seconds. */
+  annotation: { key: 'force-sync'; value: string };
+  requestedAt: string;
+  message: string;
+}
+
+/**
  * One Secret of a list. Lists read the API server's Table of Secrets with each row's metadata, so
  * no value is ever read: the key count comes from the table, and what only the data or the full
  * object tells (the key names, which values are binary, immutability) is not known here. The

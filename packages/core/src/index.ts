@@ -45,6 +45,7 @@ export * from './kubernetes/liveSecrets';
 export * from './kubernetes/secretFacts';
 export * from './kubernetes/secretOwner';
 export * from './kubernetes/ownedEdits';
+export * from './kubernetes/ownerSync';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './recorder/admissionReview';

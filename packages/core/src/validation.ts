@@ -38,9 +38,19 @@ export function validateNamespace(value: string): string {
   return value;
 }
 
+/**
+ * Whether text is a DNS subdomain of at most 253 characters: the name of a Secret and of most
+ * namespaced objects.
+ *
+ * @public
+ */
+export function isDnsSubdomain(value: string): boolean {
+  return value.length <= 253 && DNS_SUBDOMAIN.test(value);
+}
+
 /** @public */
 export function validateSecretName(value: string): string {
-  if (value.length > 253 || !DNS_SUBDOMAIN.test(value)) {
+  if (!isDnsSubdomain(value)) {
     throw invalid(
       'Invalid Secret name: use a DNS subdomain of at most 253 lowercase characters.',
     );

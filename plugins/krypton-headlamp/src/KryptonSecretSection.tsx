@@ -122,7 +122,10 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
         {/* Managed or not: what a change comes to is worth knowing before any edit. A
             snapshot is Krypton's own copy, which no tool owns. */}
         {!snapshot && (
-          <OwnershipBanner secret={krypton.live.toSummary(secret.native)} />
+          <OwnershipBanner
+            secret={krypton.live.toSummary(secret.native)}
+            sync={{ krypton, namespace: secret.namespace, name: secret.name }}
+          />
         )}
         {body}
       </Box>

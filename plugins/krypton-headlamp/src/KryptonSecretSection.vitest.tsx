@@ -1,5 +1,8 @@
 import {
   KubeApiError,
+  KubeObject,
+  OWNER_SYNC_MESSAGES,
+  ResourceType,
   SECRETS,
   SecretRecorder,
   messages,
@@ -10,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { headlampKrypton } from './engines';
 import {
   CLUSTER,
+  MANAGED,
   NS,
   encode,
   inMemoryKrypton,
@@ -467,6 +471,121 @@ describe('KryptonSecretSection: owned Secrets', () => {
     expect(banner.textContent).toBe(
       'Applied with server-side applyAfter a change of their keys here, the next server-side apply by argocd-controller of another value would fail on a field conflict with krypton, unless it forces.',
     );
+  });
+});
+
+describe("KryptonSecretSection: External Secrets' sync", () => {
+  const EXTERNAL_SECRETS: ResourceType<KubeObject> = {
+    apiPath: '/apis/external-secrets.io/v1',
+    plural: 'externalsecrets',
+    kind: 'ExternalSecret',
+  };
+  const BUTTON = 'Sync from the store now';
+
+  /** An ExternalSecret and the Secret it controls, managed by Krypton unless told otherwise. */
+  function controlled(
+    labels: Record<string, string> = MANAGED,
+    override: Parameters<typeof inMemoryKrypton>[0] = {},
+  ) {
+    const env = inMemoryKrypton(override);
+    const es = env.gateway.put(EXTERNAL_SECRETS, NS, {
+      metadata: { name: 'db-source' },
+    });
+    env.put(
+      'db',
+      { password: 'p1' },
+      {
+        metadata: {
+          name: 'db',
+          labels: { ...labels },
+          ownerReferences: [
+            {
+              apiVersion: 'external-secrets.io/v1',
+              kind: 'ExternalSecret',
+              name: 'db-source',
+              uid: es.metadata.uid!,
+              controller: true,
+            },
+          ],
+        },
+      },
+    );
+    return env;
+  }
+
+  const annotations = async (env: ReturnType<typeof inMemoryKrypton>) =>
+    (await env.gateway.get(EXTERNAL_SECRETS, NS, 'db-source')).metadata
+      .annotations;
+
+  const banner = () =>
+    screen.getByRole('region', { name: 'Owned by External Secrets' });
+
+  it('offers a button that annotates the ExternalSecret and says what it asked', async () => {
+    const env = controlled();
+    await show(env, 'db');
+    const button = await within(banner()).findByRole('button', {
+      name: BUTTON,
+    });
+    // The offer is a dry run: nothing is written before the click.
+    expect(await annotations(env)).toBeUndefined();
+    fireEvent.click(button);
+    const status = await within(banner()).findByText(
+      /^External Secrets was asked to read ExternalSecret db-source from its store again/,
+    );
+    const value = (await annotations(env))?.['force-sync'];
+    expect(value).toMatch(/^[0-9]+$/);
+    expect(status.textContent).toBe(
+      `External Secrets was asked to read ExternalSecret db-source from its store again (force-sync=${value}). The Secret changes once its controller has done so.`,
+    );
+    expect(status.getAttribute('role')).toBe('status');
+    // The Secret itself is the controller's to write, not Krypton's.
+    expect((await env.gateway.get(SECRETS, NS, 'db')).data).toEqual(
+      encode({ password: 'p1' }),
+    );
+  });
+
+  it('says why there is no button where RBAC refuses the dry run', async () => {
+    const env = controlled();
+    env.gateway.dryRunDenied.add('patch');
+    await show(env, 'db');
+    expect(
+      await within(banner()).findByText(
+        'Kubernetes does not let you patch the ExternalSecret db-source, so Krypton cannot ask it to sync for you; the command above needs that right too.',
+      ),
+    ).toBeTruthy();
+    expect(within(banner()).queryByRole('button', { name: BUTTON })).toBeNull();
+    expect(await annotations(env)).toBeUndefined();
+  });
+
+  it('shows why a request failed when Kubernetes refuses the patch itself', async () => {
+    const env = controlled(MANAGED, {
+      mergePatch: () => Promise.reject(new KubeApiError(403, 'Forbidden')),
+    });
+    await show(env, 'db');
+    fireEvent.click(
+      await within(banner()).findByRole('button', { name: BUTTON }),
+    );
+    const status = await within(banner()).findByText(
+      `Krypton could not ask External Secrets to sync: ${OWNER_SYNC_MESSAGES.forbidden}`,
+    );
+    expect(status.getAttribute('role')).toBe('status');
+    expect(await annotations(env)).toBeUndefined();
+  });
+
+  it('offers nothing for a Secret that Krypton does not manage, which its engines do not serve', async () => {
+    const dryRunMergePatch = vi.fn();
+    const env = controlled({}, { dryRunMergePatch });
+    await show(env, 'db');
+    expect(screen.getByText(/not managed by Krypton/)).toBeTruthy();
+    // The offer reads the Secret's metadata, and its refusal (404) draws nothing: the command
+    // is the last thing in the banner.
+    await vi.waitFor(() =>
+      expect(env.gateway.calls).toContain('getMetadata secrets db'),
+    );
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(within(banner()).queryByRole('button', { name: BUTTON })).toBeNull();
+    expect(banner().textContent).toMatch(/--overwriteCopy the command$/);
+    expect(dryRunMergePatch).not.toHaveBeenCalled();
   });
 });
 

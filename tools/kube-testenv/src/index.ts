@@ -42,3 +42,5 @@ export {
   workloadPath,
 } from './workloads';
 export type { StoredWorkload, WorkloadKind } from './workloads';
+export { OWNER_KINDS, createOwner, installOwnerKinds } from './ownerKinds';
+export type { OwnerKind } from './ownerKinds';

@@ -4,6 +4,7 @@ import { DeletedSecrets } from './deletedSecrets';
 import { SecretHistory } from './history';
 import { RequestGateways, engineGateways } from './identities';
 import { LiveSecrets } from './liveSecrets';
+import { OwnerSync } from './ownerSync';
 import { OwnedSecretRules } from './secretOwner';
 import { RestartConsumers } from './restartConsumers';
 import { VersionedSecrets, VersionedSecretsOptions } from './versionedSecrets';
@@ -41,6 +42,8 @@ export interface KryptonEngines {
   restart: RestartConsumers;
   /** Secrets that are gone while their history is kept, and their recreation. */
   deleted: DeletedSecrets;
+  /** Requests to a Secret's owner to write it again from its source, as the user only. */
+  ownerSync: OwnerSync;
 }
 
 /**
@@ -91,5 +94,12 @@ export function createEngines(options: {
     versioned,
     restart,
     deleted: new DeletedSecrets({ live, history }),
+    ownerSync: new OwnerSync({
+      live,
+      gateway: gateways.live,
+      // In serviceAccount mode the "user" gateway is Krypton's own: no right of the user's stands
+      // behind a patch of another tool's object.
+      asUser: options.mode !== 'serviceAccount',
+    }),
   };
 }

@@ -452,16 +452,18 @@ export class RestKubeGateway implements KubeGateway {
     return this.object<T>(res);
   }
 
-  async mergePatch(
+  private sendMergePatch(
     type: ResourceType<KubeObject>,
     namespace: string,
     name: string,
     patch: Record<string, unknown>,
+    dryRun: boolean,
   ) {
-    const res = await this.send(
+    return this.send(
       {
         method: 'PATCH',
         path: this.path(type, namespace, name),
+        query: dryRun ? { dryRun: 'All' } : undefined,
         body: patch,
         contentType: 'application/merge-patch+json',
         // The API server answers a write in the requested form as well: the metadata, without
@@ -471,9 +473,27 @@ export class RestKubeGateway implements KubeGateway {
       },
       [200],
     );
+  }
+
+  async mergePatch(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ) {
+    const res = await this.sendMergePatch(type, namespace, name, patch, false);
     if (!isObject(res.body) || res.body.kind !== 'PartialObjectMetadata')
       throw malformed();
     return this.object<KubeObject>(res);
+  }
+
+  async dryRunMergePatch(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ) {
+    await this.sendMergePatch(type, namespace, name, patch, true);
   }
 
   async delete<T extends KubeObject>(

@@ -4,6 +4,7 @@ import {
   SecretOwner,
   SecretOwnerTool,
 } from '../dto';
+import { isDnsSubdomain } from '../validation';
 import { ObjectMeta } from './types';
 
 // Which tool owns a Secret, and what an edit of its data in place will come to, from exact
@@ -90,6 +91,9 @@ export function isOwnerObjectName(text: string): boolean {
   return OBJECT_NAME.test(text);
 }
 
+/** An object's UID as the API server writes it; it goes into a patch as a precondition. */
+const UID = /^[A-Za-z0-9-]{1,64}$/;
+
 /** A Kubernetes kind: a letter, then letters and digits. */
 const KIND = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
@@ -132,6 +136,49 @@ function byController(meta: ObjectMeta): RecognizedOwner | undefined {
     outcome: known?.outcome ?? 'unknown',
     evidence: ['ownerReferences'],
   };
+}
+
+/**
+ * The ExternalSecret that controls a Secret, as its owner reference names it: the object that an
+ * External Secrets sync request annotates.
+ *
+ * @public
+ */
+export interface ControllingExternalSecret {
+  /** `external-secrets.io/<version>`, the version that the controller wrote. */
+  apiVersion: string;
+  /** Its name, in the Secret's namespace. */
+  name: string;
+  /** Its UID: a request to it is conditional on being this object. */
+  uid: string;
+}
+
+const ESO_API_VERSION = /^external-secrets\.io\/v[1-9][0-9]{0,2}(?:(?:alpha|beta)[1-9][0-9]{0,2})?$/;
+
+/**
+ * The controlling owner reference of a Secret when it is an ExternalSecret's, with a version, a
+ * name and a UID that a request path and a precondition can carry; undefined otherwise (a Secret
+ * that External Secrets merged into or orphaned names no ExternalSecret).
+ *
+ * @public
+ */
+export function controllingExternalSecret(
+  meta: ObjectMeta,
+): ControllingExternalSecret | undefined {
+  const owner = (meta.ownerReferences ?? []).find(o => o.controller === true);
+  if (
+    !owner ||
+    owner.kind !== 'ExternalSecret' ||
+    typeof owner.apiVersion !== 'string' ||
+    !ESO_API_VERSION.test(owner.apiVersion) ||
+    typeof owner.name !== 'string' ||
+    !isDnsSubdomain(owner.name) ||
+    typeof owner.uid !== 'string' ||
+    !UID.test(owner.uid)
+  ) {
+    return undefined;
+  }
+  return { apiVersion: owner.apiVersion, name: owner.name, uid: owner.uid };
 }
 
 const ESO_MANAGED = 'reconcile.external-secrets.io/managed';

@@ -267,6 +267,16 @@ export interface KubeGateway {
     name: string,
     patch: Record<string, unknown>,
   ): Promise<KubeObject>;
+  /**
+   * A merge patch with `dryRun=All`: authorization, admission and any UID or resourceVersion in
+   * the patch are checked, nothing is stored. It proves that this identity may make the patch.
+   */
+  dryRunMergePatch(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ): Promise<void>;
   /** A delete with UID and resourceVersion preconditions. */
   delete<T extends KubeObject>(
     type: ResourceType<T>,

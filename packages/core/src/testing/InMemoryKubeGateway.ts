@@ -371,7 +371,7 @@ export class InMemoryKubeGateway implements KubeGateway {
   }
 
   /** Dry runs that this gateway refuses with 403, as RBAC would; tests fill it. */
-  readonly dryRunDenied = new Set<'replace' | 'delete'>();
+  readonly dryRunDenied = new Set<'replace' | 'delete' | 'patch'>();
 
   async dryRunReplace<T extends KubeObject>(
     type: ResourceType<T>,
@@ -385,6 +385,21 @@ export class InMemoryKubeGateway implements KubeGateway {
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw new KubeApiError(404, 'NotFound');
     this.checkPreconditions(current, object.metadata);
+  }
+
+  async dryRunMergePatch(
+    type: ResourceType<KubeObject>,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ): Promise<void> {
+    this.calls.push(`dryRunMergePatch ${type.plural} ${name}`);
+    if (this.dryRunDenied.has('patch')) throw new KubeApiError(403, 'Forbidden');
+    const current = this.objects.get(this.key(type, namespace, name));
+    if (!current) throw new KubeApiError(404, 'NotFound');
+    const meta = (patch.metadata ?? {}) as { uid?: string };
+    if (meta.uid !== undefined && meta.uid !== current.metadata.uid)
+      throw new KubeApiError(422, 'Invalid');
   }
 
   async dryRunDelete(

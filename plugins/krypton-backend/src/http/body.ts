@@ -50,3 +50,19 @@ export function jsonBody(): RequestHandler[] {
     parse,
   ];
 }
+
+/** A route that takes no body: an empty JSON object is tolerated as none. */
+export function requireNoBody(body: unknown, route: string): void {
+  const empty =
+    body === undefined ||
+    (typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      Object.keys(body).length === 0);
+  if (!empty) {
+    throw new KryptonError(
+      'invalid_request',
+      `${route} takes no request body.`,
+    );
+  }
+}

@@ -1,24 +1,9 @@
-import { KryptonError, restartHttpStatus } from '@krypton/core';
+import { restartHttpStatus } from '@krypton/core';
 import { Router } from 'express';
 import { RestartService } from '../services/restartService';
+import { requireNoBody } from './body';
 import { NO_QUERY, withQuery } from './query';
 import { targetOf } from './target';
-
-/** restart-consumers takes no body; an empty JSON object is tolerated as none. */
-function requireNoBody(body: unknown) {
-  const empty =
-    body === undefined ||
-    (typeof body === 'object' &&
-      body !== null &&
-      !Array.isArray(body) &&
-      Object.keys(body).length === 0);
-  if (!empty) {
-    throw new KryptonError(
-      'invalid_request',
-      'restart-consumers takes no request body.',
-    );
-  }
-}
 
 /** The consumers dry run, restart-consumers and its last result. */
 export function restartRoutes(router: Router, restart: RestartService) {
@@ -26,7 +11,7 @@ export function restartRoutes(router: Router, restart: RestartService) {
     '/namespaces/:namespace/secrets/:name/restart-consumers',
     withQuery(NO_QUERY, async (req, res) => {
       restart.assertEnabled();
-      requireNoBody(req.body);
+      requireNoBody(req.body, 'restart-consumers');
       const result = await restart.restart(targetOf(req), req.params.name);
       res.status(restartHttpStatus(result.status)).json(result);
     }),

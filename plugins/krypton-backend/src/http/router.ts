@@ -18,6 +18,7 @@ import { historyRoutes } from './historyRoutes';
 import { namespacesRoutes } from './namespacesRoutes';
 import { noStore } from './noStore';
 import { NO_QUERY, withQuery } from './query';
+import { ownerSyncRoutes } from './ownerSyncRoutes';
 import { restartRoutes } from './restartRoutes';
 import { secretsRoutes } from './secretsRoutes';
 import { storageRoutes } from './storageRoutes';
@@ -100,6 +101,7 @@ export async function createRouter(
   historyRoutes(scoped, services.history);
   deletedSecretsRoutes(scoped, services.deleted);
   restartRoutes(scoped, services.restart);
+  ownerSyncRoutes(scoped, services.ownerSync);
   storageRoutes(scoped, services.storage);
   namespacesRoutes(scoped, services.namespaces);
 

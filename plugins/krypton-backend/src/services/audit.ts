@@ -26,6 +26,7 @@ export const AUDIT_EVENTS = {
   recreate: { eventId: 'secret-recreate', severityLevel: 'high' },
   delete: { eventId: 'secret-delete', severityLevel: 'high' },
   restart: { eventId: 'secret-restart', severityLevel: 'high' },
+  ownerSync: { eventId: 'secret-owner-sync', severityLevel: 'high' },
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
   storageRewriteCancel: {
     eventId: 'storage-rewrite-cancel',

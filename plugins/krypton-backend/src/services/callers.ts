@@ -57,7 +57,7 @@ export function createContextResolver(deps: ContextDeps) {
     const namespace = validateNamespace(target.namespace);
     const caller = await identify(target);
     const { cluster, credentials, principal, actor, gateways } = caller;
-    const { live, versioned, restart, deleted } = createEngines({
+    const { live, versioned, restart, deleted, ownerSync } = createEngines({
       mode: config.identity,
       gateways,
       cluster: cluster.name,
@@ -80,6 +80,7 @@ export function createContextResolver(deps: ContextDeps) {
       versioned,
       restart,
       deleted,
+      ownerSync,
       gate: gates.gate,
       resourceOf,
       policyOn: permissions => requestPolicy.on(permissions),

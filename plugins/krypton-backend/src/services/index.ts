@@ -1,6 +1,7 @@
 import { DeletedSecretsService } from './deletedSecretsService';
 import { HistoryService } from './historyService';
 import { NamespacesService } from './namespacesService';
+import { OwnerSyncService } from './ownerSyncService';
 import { RestartService } from './restartService';
 import { SecretsService } from './secretsService';
 import { ServiceOptions, serviceDeps } from './deps';
@@ -20,6 +21,7 @@ export interface KryptonServices {
   history: HistoryService;
   deleted: DeletedSecretsService;
   restart: RestartService;
+  ownerSync: OwnerSyncService;
   storage: StorageService;
   namespaces: NamespacesService;
 }
@@ -33,6 +35,7 @@ export function createKryptonServices(
     history: new HistoryService(deps),
     deleted: new DeletedSecretsService(deps),
     restart: new RestartService(deps),
+    ownerSync: new OwnerSyncService(deps),
     storage: new StorageService(deps),
     namespaces: new NamespacesService(deps),
   };

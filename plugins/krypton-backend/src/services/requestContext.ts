@@ -9,6 +9,7 @@ import {
   LiveGate,
   LiveSecrets,
   NativeSecret,
+  OwnerSync,
   Principal,
   RequestGateways,
   RestartConsumers,
@@ -62,6 +63,8 @@ export interface SecretRequestContext extends ClusterRequestContext {
   restart: RestartConsumers;
   /** Secrets that are gone while their history is kept, and their recreation. */
   deleted: DeletedSecrets;
+  /** Requests to a Secret's owner to write it again from its source, as the user only. */
+  ownerSync: OwnerSync;
   gate: LiveGate;
   /** What a permission policy's conditions see of a Secret of this namespace. */
   resourceOf(secret: NativeSecret): KryptonSecretResource;

@@ -2,6 +2,7 @@ import {
   OwnershipFacts,
   describeOwnership,
   englishOwnerT,
+  ownerSyncTargetName,
   ownershipLasts,
   useCopyText,
 } from '@krypton/plugin-krypton-react';
@@ -12,6 +13,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { ownedChangeBlock } from './ownedBlock';
+import { OwnerSyncAction, OwnerSyncPlace } from './OwnerSyncAction';
 
 const t = englishOwnerT;
 
@@ -58,16 +60,24 @@ function Part(props: { title: string; children: string }) {
 /**
  * Who owns the Secret and what a change of it comes to, with the words and the commands of the
  * Backstage plugin's banner: the owning tool, what an edit of its data in place does, what Krypton
- * does here, and how to change it at its source instead. Nothing for a Secret that nothing claims.
+ * does here, and how to change it at its source instead (with `sync`, External Secrets' sync as a
+ * button too). Nothing for a Secret that nothing claims.
  */
 export function OwnershipBanner(props: {
   secret: OwnershipFacts;
   /** Without the owning object and the steps at the source, for a confirmation. */
   compact?: boolean;
+  /**
+   * The Secret on its cluster's engines, to offer External Secrets' force-sync as a button where
+   * the user may patch the ExternalSecret: only the details view gives it, since asking costs a
+   * dry run.
+   */
+  sync?: OwnerSyncPlace;
 }) {
   const titleId = useId();
   const described = describeOwnership(props.secret, t);
   if (!described) return null;
+  const syncTarget = ownerSyncTargetName(props.secret);
   // Headlamp has no installation settings: an owner that asks for a reason is refused here.
   const rule =
     described.edits === 'reason-required'
@@ -109,6 +119,9 @@ export function OwnershipBanner(props: {
           </Part>
           {described.instead.command && (
             <CommandLine command={described.instead.command} />
+          )}
+          {props.sync && syncTarget && (
+            <OwnerSyncAction {...props.sync} owner={syncTarget} />
           )}
         </Box>
       )}

@@ -16,3 +16,8 @@ export type {
   OwnershipFacts,
   OwnershipInstead,
 } from './describe';
+export {
+  describeOwnerSyncRefusal,
+  describeOwnerSyncResult,
+  ownerSyncTargetName,
+} from './sync';

@@ -1,9 +1,10 @@
 /**
  * The words that tell who owns a Secret and what a change of it will come to, in English: the
  * owning tool, what an edit of the data in place does (`outcomes`), what Krypton does with a
- * change (`rules`), how to change it at its source instead (`instead`), and the reason that an
- * installation may ask for (`reason`). The Backstage plugin puts them in its translation ref under
- * `owner`; a host without translations renders them with englishOwnerT. Commands are not words:
+ * change (`rules`), how to change it at its source instead (`instead`), the button that asks the
+ * owner to write it again from its source (`sync`), and the reason that an installation may ask
+ * for (`reason`). The Backstage plugin puts them in its translation ref under `owner`; a host
+ * without translations renders them with englishOwnerT. Commands are not words:
  * describeOwnership builds them, so that a translation cannot break them.
  *
  * @public
@@ -85,6 +86,27 @@ export const ownedSecretMessages = {
     named: 'the {{kind}} {{name}}',
     unnamed: 'the {{kind}} that writes {{secret}}',
     helmRelease: 'Helm release',
+  },
+  sync: {
+    button: 'Sync from the store now',
+    busy: 'Asking External Secrets…',
+    requested:
+      'External Secrets was asked to read ExternalSecret {{name}} from its store again (force-sync={{value}}). The Secret changes once its controller has done so.',
+    failed: 'Krypton could not ask External Secrets to sync: {{message}}',
+    // By the API's refusal ids, as the offer names them; an owner that no ExternalSecret controls
+    // (not_supported) gets no words: the command above is all there is.
+    refusals: {
+      identity:
+        'This installation acts on Kubernetes as its own service account, and Krypton asks an owner to sync only as you: run the command above.',
+      forbidden:
+        'Kubernetes does not let you patch the ExternalSecret {{name}}, so Krypton cannot ask it to sync for you; the command above needs that right too.',
+      not_found:
+        'The ExternalSecret {{name}} no longer exists, so there is nothing to ask to sync: reload the Secret to see what owns it now.',
+      replaced:
+        'The ExternalSecret {{name}} was deleted and created again, so it is not the one that owns this Secret as shown: reload the Secret before you sync it.',
+      rejected:
+        'Kubernetes refuses the annotation that asks the ExternalSecret {{name}} to sync, so Krypton does not offer it; the command above may tell you why.',
+    },
   },
   command: {
     copy: 'Copy the command',

@@ -8,6 +8,8 @@ import {
   KryptonConfigDto,
   LastRestart,
   OwnedEditReason,
+  OwnerSyncOffer,
+  OwnerSyncResult,
   RecreateRequest,
   RestartResult,
   RestoreRequest,
@@ -24,8 +26,8 @@ import {
 } from '@krypton/core';
 
 /**
- * DELETE .../secrets/:name, whose fields travel in the query: the expected revision, whether the
- * history is kept, and the reason for deleting a Secret that another tool owns.
+ * DELETE .../secrets/:name: the expected revision and whether the history is kept travel in the
+ * query; the reason for deleting a Secret that another tool owns, free text, in the body.
  *
  * @public
  */
@@ -143,6 +145,16 @@ export interface KryptonApi {
   listConsumers(location: SecretLocation): Promise<ConsumersResult>;
   restartConsumers(location: SecretLocation): Promise<RestartResult>;
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
+  /**
+   * Whether Krypton can ask the Secret's owner to sync it from its source for this user (External
+   * Secrets' force-sync, proven by a dry run as the user); a refusal is an answer, not an error.
+   */
+  getOwnerSync(location: SecretLocation): Promise<OwnerSyncOffer>;
+  /**
+   * Annotates the controlling ExternalSecret `force-sync`, as the user. Rejects with the offer's
+   * refusals (403, 404, 409, 422) as ResponseErrors.
+   */
+  requestOwnerSync(location: SecretLocation): Promise<OwnerSyncResult>;
   /**
    * Starts the operator's storage rewrite of Krypton's objects, in one namespace or in every
    * namespace the caller may list (`dryRun` counts and writes nothing). Resolves with the run

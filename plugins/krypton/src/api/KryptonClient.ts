@@ -7,6 +7,8 @@ import {
   DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  OwnerSyncOffer,
+  OwnerSyncResult,
   RecreateRequest,
   RestartResult,
   RestoreRequest,
@@ -244,6 +246,14 @@ export class KryptonClient implements KryptonApi {
       `${secretPath(location)}/restart-consumers/last`,
     );
     return body.last;
+  }
+
+  getOwnerSync(location: SecretLocation): Promise<OwnerSyncOffer> {
+    return this.json(`${secretPath(location)}/owner-sync`);
+  }
+
+  requestOwnerSync(location: SecretLocation): Promise<OwnerSyncResult> {
+    return this.json(`${secretPath(location)}/owner-sync`, { method: 'POST' });
   }
 
   startStorageRewrite(scope: {

@@ -84,6 +84,7 @@ type RouteId =
   | 'consumers'
   | 'restart'
   | 'restart-last'
+  | 'owner-sync'
   | 'storage-rewrite';
 
 interface Cell {
@@ -277,6 +278,18 @@ const ROUTES: Record<RouteId, RouteSpec> = {
     workloads: false,
     ok: 200,
     permissions: ['krypton.secret.read'],
+  },
+  // docs/owners.md: whether Krypton can ask the owner to sync, "behind the update gates (a sync
+  // replaces the data)". The matrix's Secrets have no owner, so past the gates the answer is a
+  // 200 offer of nothing (its POST shares the gates and is proven in ownerSync).
+  'owner-sync': {
+    actions: ['update'],
+    named: true,
+    mutates: false,
+    reveals: false,
+    workloads: false,
+    ok: 200,
+    permissions: ['krypton.secret.update'],
   },
   // `POST /storage-rewrite?namespace=…`: "needs krypton.storage.rewrite"; its identity is
   // "Krypton's own, in every mode, after the krypton.storage.rewrite permission check". It answers
@@ -657,6 +670,8 @@ function expectedDetail(
           };
     case 'restart-last':
       return { answered: true };
+    case 'owner-sync':
+      return { available: false, refusal: 'not_supported' };
     case 'storage-rewrite':
       return { namespaces: [namespace], failed: 0 };
     default:
@@ -725,6 +740,8 @@ function describeBody(cell: Cell, body: Body): Record<string, unknown> {
       };
     case 'restart-last':
       return { answered: 'last' in body };
+    case 'owner-sync':
+      return { available: body.available, refusal: body.refusal };
     case 'storage-rewrite': {
       const result = body.result as Body | undefined;
       return {
@@ -1042,6 +1059,8 @@ describe('authorization matrix over HTTP', () => {
         return api
           .get(`${url}/restart-consumers/last`)
           .set('Authorization', auth);
+      case 'owner-sync':
+        return api.get(`${url}/owner-sync`).set('Authorization', auth);
       case 'storage-rewrite': {
         // A started run answers 202 at once; the cell observes the run as it ended.
         const run = await rewriteToEnd(

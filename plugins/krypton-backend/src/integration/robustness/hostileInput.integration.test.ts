@@ -255,6 +255,8 @@ describe('hostile input over HTTP', () => {
       suffix: '/restart-consumers/last',
     },
     { route: 'consumers', method: 'GET', suffix: '/consumers' },
+    { route: 'owner-sync offer', method: 'GET', suffix: '/owner-sync' },
+    { route: 'owner-sync', method: 'POST', suffix: '/owner-sync' },
   ];
 
   const namedCall = (
@@ -1802,6 +1804,8 @@ describe('hostile input over HTTP', () => {
       DELETE: 409,
       adopt: 409,
       restore: 409,
+      // The Secret has no ExternalSecret to ask.
+      'owner-sync': 409,
     };
     const routes = (): Record<string, RouteCase> => ({
       health: {

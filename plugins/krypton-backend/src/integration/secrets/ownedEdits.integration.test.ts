@@ -1,12 +1,13 @@
-import { ClusterAdmin, useTestNamespace } from '@krypton/kube-testenv';
-import request from 'supertest';
-import { b64 } from '../../__testUtils__/history';
 import {
-  OWNER_KINDS,
-  OwnerKind,
+  ClusterAdmin,
   createOwner,
   installOwnerKinds,
-} from '../../__testUtils__/ownerKinds';
+  OWNER_KINDS,
+  OwnerKind,
+  useTestNamespace,
+} from '@krypton/kube-testenv';
+import request from 'supertest';
+import { b64 } from '../../__testUtils__/history';
 import {
   KryptonTestBackend,
   as,

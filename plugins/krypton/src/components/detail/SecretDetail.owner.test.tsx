@@ -41,6 +41,16 @@ function serve(dto: SecretDto) {
     http.get(`${secretUrl}/summary`, () => HttpResponse.json(meta)),
     http.get(`${secretUrl}/versions`, () => HttpResponse.json({ items: [] })),
     http.get(secretUrl, () => HttpResponse.json(dto)),
+    http.get(`${secretUrl}/owner-sync`, () =>
+      HttpResponse.json({
+        available: true,
+        target: {
+          tool: 'external-secrets',
+          kind: 'ExternalSecret',
+          name: 'db-creds',
+        },
+      }),
+    ),
     http.put(secretUrl, async ({ request }) => {
       puts.push(await request.json());
       return HttpResponse.json({
@@ -88,6 +98,12 @@ describe('SecretDetail of an owned Secret', () => {
     expect(banner.querySelector('code')).toHaveTextContent(
       'kubectl annotate externalsecret db-creds -n demo force-sync=$(date +%s) --overwrite',
     );
+    // The offer is asked where the page reads the Secret.
+    expect(
+      await within(banner).findByRole('button', {
+        name: 'Sync from the store now',
+      }),
+    ).toBeEnabled();
 
     // Values: no Edit, and why.
     expect(

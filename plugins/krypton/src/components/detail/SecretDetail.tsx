@@ -359,7 +359,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
           })}
         </Alert>
       )}
-      <SecretFacts secret={metadata} />
+      <SecretFacts secret={metadata} location={location} />
       <Box display="flex" justifyContent="flex-end">
         <DeleteSecretButton
           location={location}

@@ -7,6 +7,7 @@ import { ReactNode } from 'react';
 import { KryptonT, useKryptonT } from '../../translation';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { EntityRefList } from '../list/EntityRefList';
+import { SecretLocation } from '../../api/KryptonApi';
 import { formatVersion } from '../list/secretRows';
 import { OwnershipBanner } from '../owner';
 import { RelativeTime } from '../time/RelativeTime';
@@ -152,7 +153,14 @@ function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
  * Krypton's own labels and annotations, and the rest.
  * Sections the summary has nothing for are left out.
  */
-export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
+export const SecretFacts = ({
+  secret,
+  location,
+}: {
+  secret: SecretSummary;
+  /** Where the page reads the Secret: an owner sync is asked there too. */
+  location?: SecretLocation;
+}) => {
   const t = useKryptonT();
   const prefix = useKryptonAnnotationPrefix();
   const grouped = groupMetadata(secret, prefix);
@@ -197,7 +205,7 @@ export const SecretFacts = ({ secret }: { secret: SecretSummary }) => {
       </Box>
       {Boolean(secret.owner || secret.dataAppliedBy?.length) && (
         <Box mt={2}>
-          <OwnershipBanner secret={secret} />
+          <OwnershipBanner secret={secret} syncAt={location} />
         </Box>
       )}
       {owners.length > 0 && (

@@ -1,6 +1,13 @@
-import { renderInTestApp } from '@backstage/test-utils';
-import { SecretOwner } from '@krypton/core';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
+import {
+  OWNER_SYNC_MESSAGES,
+  OwnerSyncOffer,
+  OwnerSyncResult,
+  SecretOwner,
+} from '@krypton/core';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
+import { responseError } from '../../api/responseError';
 import { OwnershipBanner, OwnershipBannerProps } from './OwnershipBanner';
 
 const eso: SecretOwner = {
@@ -163,5 +170,209 @@ describe('OwnershipBanner', () => {
   it('shows nothing for a Secret that nothing claims', async () => {
     await render({ secret: AT });
     expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  describe("offers External Secrets' sync", () => {
+    const SYNC_AT: SecretLocation = {
+      cluster: 'prod',
+      namespace: 'demo',
+      name: 'db',
+    };
+    const TARGET = {
+      tool: 'external-secrets',
+      kind: 'ExternalSecret',
+      name: 'db-creds',
+    } as const;
+    const RESULT: OwnerSyncResult = {
+      target: TARGET,
+      annotation: { key: 'force-sync', value: '1796464800' },
+      requestedAt: '2026-12-05T10:00:00.000Z',
+      message: 'External Secrets was asked to read the values again.',
+    };
+    const REQUESTED =
+      'External Secrets was asked to read ExternalSecret db-creds from its store again (force-sync=1796464800). The Secret changes once its controller has done so.';
+
+    const getOwnerSync = jest.fn<Promise<OwnerSyncOffer>, [SecretLocation]>();
+    const requestOwnerSync = jest.fn<
+      Promise<OwnerSyncResult>,
+      [SecretLocation]
+    >();
+    beforeEach(() => {
+      getOwnerSync.mockReset();
+      requestOwnerSync.mockReset();
+    });
+
+    const refused = (
+      refusal: NonNullable<OwnerSyncOffer['refusal']>,
+    ): OwnerSyncOffer => ({
+      available: false,
+      ...(refusal === 'not_supported' ? {} : { target: TARGET }),
+      refusal,
+      message: OWNER_SYNC_MESSAGES[refusal],
+    });
+
+    async function renderWithApi(props: OwnershipBannerProps) {
+      const view = await renderInTestApp(
+        <TestApiProvider
+          apis={[[kryptonApiRef, { getOwnerSync, requestOwnerSync }]]}
+        >
+          <OwnershipBanner {...props} />
+        </TestApiProvider>,
+      );
+      const banner = screen.getByRole('region', { name: /^Owned by / });
+      return Object.assign(banner, { unmount: view.unmount });
+    }
+
+    /** Lets the offer's answer reach the screen, for states that draw nothing new. */
+    const settle = () => act(() => Promise.resolve());
+
+    it('with a button that asks once, is busy meanwhile, and says what it asked', async () => {
+      getOwnerSync.mockResolvedValue({ available: true, target: TARGET });
+      let answer: (result: OwnerSyncResult) => void = () => undefined;
+      requestOwnerSync.mockReturnValue(
+        new Promise(resolve => {
+          answer = resolve;
+        }),
+      );
+      const banner = await renderWithApi({
+        secret: { ...AT, owner: eso },
+        syncAt: SYNC_AT,
+      });
+      const button = await within(banner).findByRole('button', {
+        name: 'Sync from the store now',
+      });
+      expect(getOwnerSync).toHaveBeenCalledTimes(1);
+      expect(getOwnerSync).toHaveBeenCalledWith(SYNC_AT);
+
+      fireEvent.click(button);
+      fireEvent.click(button);
+      const busy = within(banner).getByRole('button', {
+        name: 'Asking External Secrets…',
+      });
+      expect(busy).toBeDisabled();
+      expect(requestOwnerSync).toHaveBeenCalledTimes(1);
+      expect(requestOwnerSync).toHaveBeenCalledWith(SYNC_AT);
+
+      await act(async () => answer(RESULT));
+      const status = within(banner).getByText(REQUESTED);
+      expect(status).toHaveAttribute('role', 'status');
+      expect(
+        within(banner).getByRole('button', { name: 'Sync from the store now' }),
+      ).toBeEnabled();
+      expect(requestOwnerSync).toHaveBeenCalledTimes(1);
+    });
+
+    it("with the backend's message when the request is refused", async () => {
+      getOwnerSync.mockResolvedValue({ available: true, target: TARGET });
+      requestOwnerSync.mockRejectedValue(
+        await responseError(
+          new Response(
+            JSON.stringify({ error: OWNER_SYNC_MESSAGES.forbidden }),
+            { status: 403, headers: { 'content-type': 'application/json' } },
+          ),
+        ),
+      );
+      const banner = await renderWithApi({
+        secret: { ...AT, owner: eso },
+        syncAt: SYNC_AT,
+      });
+      fireEvent.click(
+        await within(banner).findByRole('button', {
+          name: 'Sync from the store now',
+        }),
+      );
+      const status = await within(banner).findByText(
+        `Krypton could not ask External Secrets to sync: ${OWNER_SYNC_MESSAGES.forbidden}`,
+      );
+      expect(status).toHaveAttribute('role', 'status');
+      expect(within(banner).queryByText(REQUESTED)).toBeNull();
+    });
+
+    it.each<[NonNullable<OwnerSyncOffer['refusal']>, string]>([
+      [
+        'forbidden',
+        'Kubernetes does not let you patch the ExternalSecret db-creds, so Krypton cannot ask it to sync for you; the command above needs that right too.',
+      ],
+      [
+        'identity',
+        'This installation acts on Kubernetes as its own service account, and Krypton asks an owner to sync only as you: run the command above.',
+      ],
+    ])(
+      'and, refused (%s), says why instead of a button',
+      async (refusal, why) => {
+        getOwnerSync.mockResolvedValue(refused(refusal));
+        const banner = await renderWithApi({
+          secret: { ...AT, owner: eso },
+          syncAt: SYNC_AT,
+        });
+        expect(await within(banner).findByText(why)).toBeInTheDocument();
+        expect(
+          within(banner).queryByRole('button', { name: /Sync/ }),
+        ).toBeNull();
+        // The command stays the way to do it.
+        expect(banner.querySelector('code')).toHaveTextContent(
+          'kubectl annotate externalsecret db-creds -n demo',
+        );
+      },
+    );
+
+    it.each<[string, () => void]>([
+      [
+        'where no ExternalSecret controls the Secret',
+        () => getOwnerSync.mockResolvedValue(refused('not_supported')),
+      ],
+      [
+        'when the offer cannot be read',
+        () => getOwnerSync.mockRejectedValue(new TypeError('Failed to fetch')),
+      ],
+    ])('not at all %s', async (_case, answer) => {
+      answer();
+      // The banner as a dialog shows it, without a location: what the page must show too.
+      const plain = await renderWithApi({ secret: { ...AT, owner: eso } });
+      const expected = plain.textContent;
+      plain.unmount();
+      expect(getOwnerSync).not.toHaveBeenCalled();
+
+      const banner = await renderWithApi({
+        secret: { ...AT, owner: eso },
+        syncAt: SYNC_AT,
+      });
+      expect(getOwnerSync).toHaveBeenCalledWith(SYNC_AT);
+      await settle();
+      expect(within(banner).queryByRole('button', { name: /Sync/ })).toBeNull();
+      expect(banner.textContent).toBe(expected);
+    });
+
+    const helm: SecretOwner = {
+      ...eso,
+      tool: 'helm',
+      kind: 'Release',
+      name: 'web',
+      outcome: 'reverted-at-upgrade',
+    };
+    it.each<[string, OwnershipBannerProps]>([
+      [
+        'in a form or a confirmation',
+        { secret: { ...AT, owner: eso }, compact: true, syncAt: SYNC_AT },
+      ],
+      ['without a location', { secret: { ...AT, owner: eso } }],
+      [
+        'for another owner',
+        { secret: { ...AT, owner: helm }, syncAt: SYNC_AT },
+      ],
+      [
+        'for an ExternalSecret the Secret does not name',
+        {
+          secret: { ...AT, owner: { ...eso, name: undefined } },
+          syncAt: SYNC_AT,
+        },
+      ],
+    ])('without asking %s', async (_case, props) => {
+      getOwnerSync.mockResolvedValue({ available: true, target: TARGET });
+      const banner = await renderWithApi(props);
+      await settle();
+      expect(within(banner).queryByRole('button', { name: /Sync/ })).toBeNull();
+      expect(getOwnerSync).not.toHaveBeenCalled();
+    });
   });
 });

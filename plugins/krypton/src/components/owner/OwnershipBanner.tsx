@@ -1,6 +1,7 @@
 import {
   OwnershipFacts,
   describeOwnership,
+  ownerSyncTargetName,
   ownershipLasts,
 } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
@@ -8,8 +9,10 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useId } from 'react';
+import { SecretLocation } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { CommandLine } from './CommandLine';
+import { OwnerSyncAction } from './OwnerSyncAction';
 
 export interface OwnershipBannerProps {
   secret: OwnershipFacts;
@@ -18,6 +21,11 @@ export interface OwnershipBannerProps {
    * owning object and the steps at the source, which the Secret's page shows above it.
    */
   compact?: boolean;
+  /**
+   * Where the Secret lives, to offer External Secrets' force-sync as a button where the user may
+   * patch the ExternalSecret: only the Secret's page gives it, since asking costs a dry run.
+   */
+  syncAt?: SecretLocation;
 }
 
 function Part(props: { title: string; children: string }) {
@@ -31,14 +39,20 @@ function Part(props: { title: string; children: string }) {
 /**
  * Who owns the Secret and what a change of it comes to: the owning tool, what an edit of its data
  * in place will do, what Krypton does with a change, and how to change it at its source instead,
- * with the command to run. Nothing for a Secret that nothing claims. Information where a change
- * through Krypton lasts, a warning otherwise.
+ * with the command to run (and, with `syncAt`, External Secrets' sync as a button). Nothing for a
+ * Secret that nothing claims. Information where a change through Krypton lasts, a warning
+ * otherwise.
  */
-export function OwnershipBanner({ secret, compact }: OwnershipBannerProps) {
+export function OwnershipBanner({
+  secret,
+  compact,
+  syncAt,
+}: OwnershipBannerProps) {
   const t = useKryptonT();
   const titleId = useId();
   const described = describeOwnership(secret, t);
   if (!described) return null;
+  const syncTarget = ownerSyncTargetName(secret);
   return (
     <Alert
       severity={ownershipLasts(described) ? 'info' : 'warning'}
@@ -77,6 +91,9 @@ export function OwnershipBanner({ secret, compact }: OwnershipBannerProps) {
           </Part>
           {described.instead.command && (
             <CommandLine command={described.instead.command} />
+          )}
+          {syncAt && syncTarget && (
+            <OwnerSyncAction location={syncAt} owner={syncTarget} />
           )}
         </Box>
       )}

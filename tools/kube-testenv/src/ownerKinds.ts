@@ -1,4 +1,5 @@
-import { ClusterAdmin, eventually } from '@krypton/kube-testenv';
+import { ClusterAdmin } from './clusterAdmin';
+import { eventually } from './eventually';
 
 /** A custom resource kind of a tool that owns Secrets, as its project's CRD serves it. */
 export interface OwnerKind {
