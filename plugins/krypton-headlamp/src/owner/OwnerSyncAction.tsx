@@ -1,17 +1,18 @@
 import {
   describeOwnerSyncRefusal,
-  describeOwnerSyncResult,
   englishOwnerT,
+  useOwnerSyncRequest,
 } from '@krypton/plugin-krypton-react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { HeadlampKrypton } from '../engines';
 import { failureOf } from '../history/failure';
 import { useLoad } from '../useLoad';
 
 const t = englishOwnerT;
+const messageOf = (error: unknown) => failureOf(error).message;
 
 /** The Secret whose owner a sync asks, with the engines of its cluster. */
 export interface OwnerSyncPlace {
@@ -19,12 +20,6 @@ export interface OwnerSyncPlace {
   namespace: string;
   name: string;
 }
-
-type Request =
-  | { status: 'idle' }
-  | { status: 'busy' }
-  | { status: 'done'; text: string }
-  | { status: 'failed'; text: string };
 
 /**
  * A button that asks External Secrets to read the Secret's ExternalSecret from its store again,
@@ -38,9 +33,11 @@ export function OwnerSyncAction(props: OwnerSyncPlace & { owner: string }) {
     () => krypton.ownerSync.offer(namespace, name, krypton.gate),
     [krypton, namespace, name],
   );
-  const [request, setRequest] = useState<Request>({ status: 'idle' });
-  // A second click before the button disables must not send a second patch.
-  const inFlight = useRef(false);
+  const send = useCallback(
+    () => krypton.ownerSync.request(namespace, name, krypton.gate),
+    [krypton, namespace, name],
+  );
+  const { state: request, sync } = useOwnerSyncRequest(send, t, messageOf);
 
   if (offer.status !== 'loaded') return null;
   if (!offer.value.available) {
@@ -56,27 +53,6 @@ export function OwnerSyncAction(props: OwnerSyncPlace & { owner: string }) {
       </Typography>
     ) : null;
   }
-
-  const sync = async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setRequest({ status: 'busy' });
-    try {
-      const result = await krypton.ownerSync.request(
-        namespace,
-        name,
-        krypton.gate,
-      );
-      setRequest({ status: 'done', text: describeOwnerSyncResult(result, t) });
-    } catch (error) {
-      setRequest({
-        status: 'failed',
-        text: t('owner.sync.failed', { message: failureOf(error).message }),
-      });
-    } finally {
-      inFlight.current = false;
-    }
-  };
 
   const busy = request.status === 'busy';
   return (

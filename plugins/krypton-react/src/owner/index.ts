@@ -21,3 +21,5 @@ export {
   describeOwnerSyncResult,
   ownerSyncTargetName,
 } from './sync';
+export { useOwnerSyncRequest } from './useOwnerSyncRequest';
+export type { OwnerSyncRequestState } from './useOwnerSyncRequest';

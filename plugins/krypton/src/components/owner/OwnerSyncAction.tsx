@@ -1,12 +1,12 @@
 import { useApi } from '@backstage/core-plugin-api';
 import {
   describeOwnerSyncRefusal,
-  describeOwnerSyncResult,
+  useOwnerSyncRequest,
 } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
-import { useRef, useState } from 'react';
+import { useCallback } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
@@ -19,11 +19,7 @@ export interface OwnerSyncActionProps {
   owner: string;
 }
 
-type Request =
-  | { status: 'idle' }
-  | { status: 'busy' }
-  | { status: 'done'; text: string }
-  | { status: 'failed'; text: string };
+const messageOf = (error: unknown) => failureOf(error).message;
 
 /**
  * A button that asks External Secrets to read the Secret's ExternalSecret from its store again,
@@ -38,9 +34,11 @@ export function OwnerSyncAction({ location, owner }: OwnerSyncActionProps) {
     () => api.getOwnerSync({ cluster, namespace, name }),
     [api, cluster, namespace, name],
   );
-  const [request, setRequest] = useState<Request>({ status: 'idle' });
-  // A second click before the button disables must not send a second patch.
-  const inFlight = useRef(false);
+  const send = useCallback(
+    () => api.requestOwnerSync({ cluster, namespace, name }),
+    [api, cluster, namespace, name],
+  );
+  const { state: request, sync } = useOwnerSyncRequest(send, t, messageOf);
 
   if (offer.loading || offer.error || !offer.value) return null;
   if (!offer.value.available) {
@@ -56,23 +54,6 @@ export function OwnerSyncAction({ location, owner }: OwnerSyncActionProps) {
       </Typography>
     ) : null;
   }
-
-  const sync = async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setRequest({ status: 'busy' });
-    try {
-      const result = await api.requestOwnerSync({ cluster, namespace, name });
-      setRequest({ status: 'done', text: describeOwnerSyncResult(result, t) });
-    } catch (e) {
-      setRequest({
-        status: 'failed',
-        text: t('owner.sync.failed', { message: failureOf(e).message }),
-      });
-    } finally {
-      inFlight.current = false;
-    }
-  };
 
   const busy = request.status === 'busy';
   return (
