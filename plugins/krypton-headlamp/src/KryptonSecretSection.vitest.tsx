@@ -118,6 +118,19 @@ describe('KryptonSecretSection: the history states', () => {
       screen.getByText('Krypton keeps the last 20 versions.'),
     ).toBeTruthy();
   });
+
+  it('shows when each version was saved as relative time, not as the raw timestamp', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    await show(env, 'db');
+    const saved = within(await rowOf('v1')).getByRole('time');
+    const at = saved.getAttribute('datetime') ?? '';
+    expect(Number.isNaN(Date.parse(at))).toBe(false);
+    expect(saved.textContent).toMatch(/^(now|\d+ seconds? ago)$/);
+    expect(screen.queryByText(at)).toBeNull();
+    expect(saved.getAttribute('tabindex')).toBe('0');
+  });
 });
 
 describe('KryptonSecretSection: changes made outside Krypton', () => {

@@ -6,6 +6,7 @@ import {
   outsideChangeMessages,
   ownedSecretMessages,
   previewMessages,
+  timeMessages,
   valuesMessages,
   workloadMessages,
 } from '@krypton/plugin-krypton-react';
@@ -21,7 +22,6 @@ import { operatorMessages } from './messages/operator';
 import { overviewMessages } from './messages/overview';
 import { pageMessages } from './messages/page';
 import { platformMessages } from './messages/platform';
-import { timeMessages } from './messages/time';
 
 /**
  * Every word that Krypton's own UI draws, in English, for apps to translate.
@@ -30,10 +30,10 @@ import { timeMessages } from './messages/time';
  * and `preview` areas are the words of the value views that the Headlamp plugin shares, and so
  * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload
  * (merged into the `consumers` area), `history.outside`, the words of a change made outside
- * Krypton, and `owner`, the words that tell who owns a Secret and what a change of it comes to.
- * The fixed messages of the API (`messages` in the core, the
- * spec's exact texts) are not here: the UI shows them as the server sent them, because they are
- * the contract that scripts and logs match on.
+ * Krypton, `owner`, the words that tell who owns a Secret and what a change of it comes to, and
+ * `time`, how an exact time is put together. The fixed messages of the API (`messages` in the
+ * core, the spec's exact texts) are not here: the UI shows them as the server sent them, because
+ * they are the contract that scripts and logs match on.
  *
  * @alpha
  */

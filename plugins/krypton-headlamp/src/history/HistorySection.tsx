@@ -28,6 +28,7 @@ import { HeadlampKrypton } from '../engines';
 import { text } from '../messages';
 import { ownedChangeBlock } from '../owner/ownedBlock';
 import { ShownSecret } from '../shownSecret';
+import { RelativeTime } from '../time/RelativeTime';
 import { Failure, failureOf } from './failure';
 import { RestoreDialog } from './RestoreDialog';
 import { useVersions, VersionsState } from './useVersions';
@@ -152,7 +153,7 @@ function VersionTable(props: {
                     item.snapshotBy}
                 </TableCell>
                 <TableCell>
-                  <time dateTime={item.snapshotAt}>{item.snapshotAt}</time>
+                  <RelativeTime value={item.snapshotAt} />
                 </TableCell>
                 <TableCell>{item.sourceType}</TableCell>
                 <TableCell>
