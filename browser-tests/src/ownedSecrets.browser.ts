@@ -1,8 +1,8 @@
 import {
   OWNER_KINDS,
   createOwner,
-  eventually,
   installOwnerKinds,
+  ownerPath,
 } from '@krypton/kube-testenv';
 import { Browser, BrowserContext } from 'playwright-core';
 import {
@@ -129,34 +129,16 @@ describe('Secrets that another tool owns', () => {
     );
     // The authorizer learns of a new RoleBinding a moment after it is written; the page's offer
     // must not be asked before.
-    const allowed = await eventually(
-      () =>
-        admin().request({
-          method: 'POST',
-          path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-          body: {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SubjectAccessReview',
-            spec: {
-              user: 'user:default/guest',
-              groups: ['group:default/team-a'],
-              resourceAttributes: {
-                namespace: DEMO_NAMESPACE,
-                verb: 'patch',
-                group: ES.group,
-                resource: ES.plural,
-                name: SYNCED_SOURCE,
-              },
-            },
-          },
-        }),
-      res =>
-        (res.body as { status?: { allowed?: boolean } }).status?.allowed ===
-        true,
+    await admin().untilAllowed(
+      { user: 'user:default/guest', groups: ['group:default/team-a'] },
+      {
+        namespace: DEMO_NAMESPACE,
+        verb: 'patch',
+        group: ES.group,
+        resource: ES.plural,
+        name: SYNCED_SOURCE,
+      },
     );
-    expect(
-      (allowed.body as { status?: { allowed?: boolean } }).status?.allowed,
-    ).toBe(true);
     await onPage(context, 'owner-sync', async page => {
       await page.goto(detailPath(SYNCED));
       const banner = page.getByRole('region', {
@@ -176,7 +158,7 @@ describe('Secrets that another tool owns', () => {
         metadata: { annotations?: Record<string, string> };
       }>(200, {
         method: 'GET',
-        path: `/apis/${ES.group}/${ES.version}/namespaces/${DEMO_NAMESPACE}/${ES.plural}/${SYNCED_SOURCE}`,
+        path: ownerPath(ES, DEMO_NAMESPACE, SYNCED_SOURCE),
       });
       const value = es.metadata.annotations?.['force-sync'];
       expect(value).toMatch(/^\d+$/);

@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { NativeSecret } from '@krypton/core';
 import https from 'node:https';
+import { eventually } from './eventually';
 import { kubeConfigFor } from './testCluster';
 
 /** One request of the admin to the API server. */
@@ -190,6 +191,36 @@ export class ClusterAdmin {
     });
     if (role.status !== 201 || binding.status !== 201) {
       throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    }
+  }
+
+  /**
+   * Waits until the authorizer allows this user (with these groups) the request that the
+   * attributes describe, as a SubjectAccessReview answers: a RoleBinding reaches the authorizer
+   * a moment after it is written. Throws when it never does.
+   */
+  async untilAllowed(
+    user: { user: string; groups?: string[] },
+    resourceAttributes: Record<string, string>,
+  ): Promise<void> {
+    const allowed = (res: AdminResponse) =>
+      (res.body as { status?: { allowed?: boolean } } | undefined)?.status
+        ?.allowed === true;
+    const answer = await eventually(
+      () =>
+        this.request({
+          method: 'POST',
+          path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: { ...user, resourceAttributes },
+          },
+        }),
+      allowed,
+    );
+    if (!allowed(answer)) {
+      throw new Error(`the authorizer never allowed ${user.user} this request`);
     }
   }
 

@@ -42,5 +42,10 @@ export {
   workloadPath,
 } from './workloads';
 export type { StoredWorkload, WorkloadKind } from './workloads';
-export { OWNER_KINDS, createOwner, installOwnerKinds } from './ownerKinds';
+export {
+  OWNER_KINDS,
+  createOwner,
+  installOwnerKinds,
+  ownerPath,
+} from './ownerKinds';
 export type { OwnerKind } from './ownerKinds';

@@ -129,6 +129,16 @@ export async function installOwnerKinds(admin: ClusterAdmin): Promise<void> {
   }
 }
 
+/** The API path of an owner kind's objects in a namespace, or of one of them by name. */
+export function ownerPath(
+  kind: OwnerKind,
+  namespace: string,
+  name?: string,
+): string {
+  const collection = `/apis/${kind.group}/${kind.version}/namespaces/${namespace}/${kind.plural}`;
+  return name === undefined ? collection : `${collection}/${name}`;
+}
+
 /**
  * Creates an object of an owner kind, and answers the owner reference by which it controls a
  * Secret, as the tool's controller writes it.
@@ -141,7 +151,7 @@ export async function createOwner(
 ) {
   const created = await admin.expect<{ metadata: { uid: string } }>(201, {
     method: 'POST',
-    path: `/apis/${kind.group}/${kind.version}/namespaces/${namespace}/${kind.plural}`,
+    path: ownerPath(kind, namespace),
     body: {
       apiVersion: `${kind.group}/${kind.version}`,
       kind: kind.kind,

@@ -5,7 +5,11 @@ import {
   SecretOwnerTool,
 } from '../dto';
 import { isDnsSubdomain } from '../validation';
-import { ObjectMeta } from './types';
+import { ObjectMeta, OwnerReference } from './types';
+
+/** The owner reference with `controller: true`; the API server allows at most one. */
+const controllerReference = (meta: ObjectMeta): OwnerReference | undefined =>
+  (meta.ownerReferences ?? []).find(o => o.controller === true);
 
 // Which tool owns a Secret, and what an edit of its data in place will come to, from exact
 // metadata keys only. Each rule names the tool's own source for what it does (docs/owners.md):
@@ -125,7 +129,7 @@ function argoApplication(trackingId: string): string | undefined {
 }
 
 function byController(meta: ObjectMeta): RecognizedOwner | undefined {
-  const owner = (meta.ownerReferences ?? []).find(o => o.controller === true);
+  const owner = controllerReference(meta);
   if (!owner) return undefined;
   const known = CONTROLLERS[`${groupOf(owner.apiVersion)}/${owner.kind}`];
   return {
@@ -153,7 +157,8 @@ export interface ControllingExternalSecret {
   uid: string;
 }
 
-const ESO_API_VERSION = /^external-secrets\.io\/v[1-9][0-9]{0,2}(?:(?:alpha|beta)[1-9][0-9]{0,2})?$/;
+const ESO_API_VERSION =
+  /^external-secrets\.io\/v[1-9][0-9]{0,2}(?:(?:alpha|beta)[1-9][0-9]{0,2})?$/;
 
 /**
  * The controlling owner reference of a Secret when it is an ExternalSecret's, with a version, a
@@ -165,7 +170,7 @@ const ESO_API_VERSION = /^external-secrets\.io\/v[1-9][0-9]{0,2}(?:(?:alpha|beta
 export function controllingExternalSecret(
   meta: ObjectMeta,
 ): ControllingExternalSecret | undefined {
-  const owner = (meta.ownerReferences ?? []).find(o => o.controller === true);
+  const owner = controllerReference(meta);
   if (
     !owner ||
     owner.kind !== 'ExternalSecret' ||

@@ -4,6 +4,7 @@ import {
   createOwner,
   eventually,
   installOwnerKinds,
+  ownerPath,
   useTestNamespace,
 } from '@krypton/kube-testenv';
 import { KryptonError, OWNER_SYNC_MESSAGES } from '@krypton/core';
@@ -31,9 +32,6 @@ describeLocalCluster('owner sync in Headlamp', () => {
   const ns = useTestNamespace('krypton-hl');
   const admin = new ClusterAdmin();
   const sessions: HeadlampSession[] = [];
-  const esPath = (name: string) =>
-    `/apis/${ES.group}/${ES.version}/namespaces/${ns.name}/${ES.plural}/${name}`;
-
   async function kryptonOf(user: 'alice' | 'bob'): Promise<HeadlampKrypton> {
     const session = await headlampAs(user);
     sessions.push(session);
@@ -92,7 +90,7 @@ describeLocalCluster('owner sync in Headlamp', () => {
         annotations?: Record<string, string>;
         managedFields?: Array<{ manager: string; operation: string }>;
       };
-    }>(200, { method: 'GET', path: esPath('db-source') });
+    }>(200, { method: 'GET', path: ownerPath(ES, ns.name, 'db-source') });
     expect(es.metadata.annotations?.['force-sync']).toBe(
       result.annotation.value,
     );

@@ -3,6 +3,7 @@ import {
   createOwner,
   eventually,
   installOwnerKinds,
+  ownerPath,
   OWNER_KINDS,
   useTestNamespace,
 } from '@krypton/kube-testenv';
@@ -41,13 +42,10 @@ describe('owner sync', () => {
   let serviceAccount: KryptonTestBackend;
   const path = (name: string) =>
     `/api/krypton/namespaces/${ns.name}/secrets/${name}/owner-sync`;
-  const esPath = (name: string) =>
-    `/apis/${ES.group}/${ES.version}/namespaces/${ns.name}/${ES.plural}/${name}`;
-
   const externalSecret = (name: string) =>
     admin.expect<{
       metadata: { uid: string; annotations?: Record<string, string> };
-    }>(200, { method: 'GET', path: esPath(name) });
+    }>(200, { method: 'GET', path: ownerPath(ES, ns.name, name) });
 
   /** A Secret controlled by a new ExternalSecret of `source`, as its controller writes one. */
   async function synced(name: string, source: string) {
@@ -104,37 +102,15 @@ describe('owner sync', () => {
       KRYPTON_SA,
       patchExternalSecrets,
     );
-    const kryptonMayPatch = await eventually(
-      () =>
-        admin.request({
-          method: 'POST',
-          path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-          body: {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SubjectAccessReview',
-            spec: {
-              user: KRYPTON_SA.name,
-              resourceAttributes: {
-                namespace: ns.name,
-                verb: 'patch',
-                group: ES.group,
-                resource: ES.plural,
-              },
-            },
-          },
-        }),
-      res =>
-        (res.body as { status?: { allowed?: boolean } }).status?.allowed ===
-        true,
+    await admin.untilAllowed(
+      { user: KRYPTON_SA.name },
+      {
+        namespace: ns.name,
+        verb: 'patch',
+        group: ES.group,
+        resource: ES.plural,
+      },
     );
-    if (
-      (kryptonMayPatch.body as { status?: { allowed?: boolean } }).status
-        ?.allowed !== true
-    ) {
-      throw new Error(
-        "the grant to Krypton's ServiceAccount did not take effect",
-      );
-    }
     await synced('db', 'db-source');
     await eventually(
       () =>
@@ -317,7 +293,7 @@ describe('owner sync', () => {
     await synced('replaced', 'replaced-source');
     await admin.expect(200, {
       method: 'DELETE',
-      path: esPath('replaced-source'),
+      path: ownerPath(ES, ns.name, 'replaced-source'),
     });
     await createOwner(admin, ns.name, ES, 'replaced-source');
     const offer = await request(impersonating.server)
@@ -343,7 +319,7 @@ describe('owner sync', () => {
     await synced('orphan', 'orphan-source');
     await admin.expect(200, {
       method: 'DELETE',
-      path: esPath('orphan-source'),
+      path: ownerPath(ES, ns.name, 'orphan-source'),
     });
     const offer = await request(impersonating.server)
       .get(path('orphan'))
