@@ -101,11 +101,15 @@ export async function signedInContext(
 }
 
 /**
- * Saves the page as <name>.png in the artifacts folder. Backstage scrolls its content inside the
- * page rather than the document, so the viewport is stretched to the tallest scrolling element
- * for the capture, and restored after it.
+ * Saves the page as <name>.png in the artifacts folder, or in `dir`. Backstage scrolls its content
+ * inside the page rather than the document, so the viewport is stretched to the tallest scrolling
+ * element for the capture, and restored after it.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  dir = stack().artifactsDir,
+): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1400, height: 1000 };
   const height = await page.evaluate(() =>
     Math.max(
@@ -121,7 +125,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   });
   try {
     await page.screenshot({
-      path: join(stack().artifactsDir, `${name}.png`),
+      path: join(dir, `${name}.png`),
       fullPage: true,
     });
   } finally {

@@ -404,6 +404,35 @@ export interface AdoptSecretRequest extends OwnedEditReason {
   access?: Partial<AccessRules>;
 }
 
+/**
+ * A namespace that holds Krypton-managed Secrets which the caller may list.
+ *
+ * @public
+ */
+export interface ManagedNamespace {
+  namespace: string;
+  /**
+   * How many managed Secrets the caller may list there; null when the namespace holds more
+   * Secrets than Krypton lists at once.
+   */
+  secrets: number | null;
+}
+
+/**
+ * GET /managed-namespaces: the platform page's first view.
+ *
+ * @public
+ */
+export interface ManagedNamespacesDto {
+  /** Sorted by namespace; only namespaces where the caller may list at least one. */
+  items: ManagedNamespace[];
+  /**
+   * The namespaces that the caller may list but Krypton did not look in, past its budget of
+   * namespaces per answer (the first ones by name are looked in).
+   */
+  notLookedIn: number;
+}
+
 /** @public */
 export type IdentityMode = 'impersonation' | 'hybrid' | 'serviceAccount';
 

@@ -69,6 +69,16 @@ export const INVENTORY_MAX_OBJECTS = 2000;
 export const INVENTORY_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
+ * How many namespaces one answer of the platform page's first view looks in (one Secret list
+ * each), as many as one collection's pages; and how many lists run at once.
+ *
+ * @public
+ */
+export const MANAGED_NAMESPACES_MAX = INVENTORY_MAX_PAGES;
+/** @public */
+export const MANAGED_NAMESPACES_CONCURRENCY = 4;
+
+/**
  * The longest description a Secret may carry, in UTF-16 code units; the API and the forms check it.
  *
  * @public

@@ -97,8 +97,12 @@ describe('the page', () => {
     expect(tester.get(coreExtensionData.icon)).toBeTruthy();
   });
 
-  it('declares the detail view as a route of the plugin', () => {
-    expect(Object.keys(kryptonPlugin.routes)).toEqual(['root', 'secret']);
+  it('declares the detail view and the storage rewrite as routes of the plugin', () => {
+    expect(Object.keys(kryptonPlugin.routes)).toEqual([
+      'root',
+      'secret',
+      'storageRewrite',
+    ]);
   });
 });
 
@@ -117,6 +121,12 @@ describe('the page in an app of the new frontend system', () => {
         HttpResponse.json({ served: false, migrations: [] }),
       ),
       http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
+      http.get(/\/managed-namespaces$/, () =>
+        HttpResponse.json({
+          items: [{ namespace: 'demo', secrets: 2 }],
+          notLookedIn: 0,
+        }),
+      ),
       http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
     );
     const tester = createExtensionTester(
@@ -126,7 +136,7 @@ describe('the page in an app of the new frontend system', () => {
       apis: [[kryptonApiRef, client]],
     });
     expect(
-      await screen.findByText('Choose a namespace to list its Secrets.'),
+      await screen.findByText('Namespaces with Krypton Secrets'),
     ).toBeInTheDocument();
     // The app's plugin header names the plugin; the legacy Header (a banner with the page's
     // subtitle) is not drawn.

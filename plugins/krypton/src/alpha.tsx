@@ -16,7 +16,7 @@ import { hasLinkedSecrets } from '@krypton/plugin-krypton-common';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
 import { readAnnotationPrefix } from './components/annotationPrefix';
-import { rootRouteRef, secretRouteRef } from './routes';
+import { rootRouteRef, secretRouteRef, storageRewriteRouteRef } from './routes';
 
 const kryptonApi = ApiBlueprint.make({
   params: defineParams =>
@@ -101,5 +101,6 @@ export default createFrontendPlugin({
   routes: {
     root: convertLegacyRouteRef(rootRouteRef),
     secret: convertLegacyRouteRef(secretRouteRef),
+    storageRewrite: convertLegacyRouteRef(storageRewriteRouteRef),
   },
 });

@@ -8,7 +8,7 @@ import {
 } from '@backstage/core-plugin-api';
 import { kryptonApiRef } from './api/KryptonApi';
 import { KryptonClient } from './api/KryptonClient';
-import { rootRouteRef, secretRouteRef } from './routes';
+import { rootRouteRef, secretRouteRef, storageRewriteRouteRef } from './routes';
 
 /**
  * Krypton for the legacy frontend system.
@@ -24,13 +24,18 @@ export const kryptonPlugin = createPlugin({
       factory: deps => new KryptonClient(deps),
     }),
   ],
-  routes: { root: rootRouteRef, secret: secretRouteRef },
+  routes: {
+    root: rootRouteRef,
+    secret: secretRouteRef,
+    storageRewrite: storageRewriteRouteRef,
+  },
 });
 
 /**
  * The platform page: Secrets per cluster and namespace, create and adopt, one Secret's detail
- * view under /secret/:namespace/:name, and the operators' storage rewrite. Mount it with a
- * trailing wildcard (FlatRoutes adds one) so that the detail view's sub route matches.
+ * view under /secret/:namespace/:name, and the operators' storage rewrite under
+ * /storage-rewrite. Mount it with a trailing wildcard (FlatRoutes adds one) so that the sub
+ * routes match.
  *
  * @public
  */

@@ -12,3 +12,13 @@ export const secretRouteRef = createSubRouteRef({
   parent: rootRouteRef,
   path: '/secret/:namespace/:name',
 });
+
+/**
+ * The operators' storage rewrite under the platform page, with the cluster as a `?cluster=` query
+ * parameter as on the page itself. Only holders of krypton.storage.rewrite can use it.
+ */
+export const storageRewriteRouteRef = createSubRouteRef({
+  id: 'krypton-storage-rewrite',
+  parent: rootRouteRef,
+  path: '/storage-rewrite',
+});

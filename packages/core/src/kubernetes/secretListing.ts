@@ -72,6 +72,8 @@ export interface ListOptions {
   labelSelector?: string;
   /** Unmanaged Secrets only, to pick one to adopt. */
   adoptable?: boolean;
+  /** Managed Secrets only, whatever the deployment's managedOnly setting. */
+  managed?: boolean;
 }
 
 /**
@@ -87,7 +89,8 @@ export function secretListSelector(
 ): string {
   const terms = [`${keys.kind}!=history`];
   if (options.adoptable) terms.unshift(`!${keys.managedBy}`);
-  else if (managedOnly) terms.unshift(`${keys.managedBy}=${MANAGED_BY_VALUE}`);
+  else if (managedOnly || options.managed)
+    terms.unshift(`${keys.managedBy}=${MANAGED_BY_VALUE}`);
   if (options.labelSelector) terms.push(options.labelSelector);
   return terms.join(',');
 }

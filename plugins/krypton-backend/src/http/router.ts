@@ -41,6 +41,7 @@ export const KRYPTON_ROUTE_PREFIXES = [
   '/health',
   '/config',
   '/namespaces',
+  '/managed-namespaces',
   '/clusters',
   '/storage-rewrite',
 ] as const;

@@ -30,13 +30,14 @@ export function createKryptonServices(
   options: ServiceOptions,
 ): KryptonServices {
   const deps = serviceDeps(options);
+  const secrets = new SecretsService(deps);
   return {
-    secrets: new SecretsService(deps),
+    secrets,
     history: new HistoryService(deps),
     deleted: new DeletedSecretsService(deps),
     restart: new RestartService(deps),
     ownerSync: new OwnerSyncService(deps),
     storage: new StorageService(deps),
-    namespaces: new NamespacesService(deps),
+    namespaces: new NamespacesService(deps, secrets),
   };
 }

@@ -31,6 +31,8 @@ import { versionedWriteResult } from './versionedWrite';
 export interface ListOptions {
   labelSelector?: string;
   adoptable?: boolean;
+  /** Managed Secrets only, whatever the deployment's managedOnly setting. */
+  managed?: boolean;
 }
 
 interface GetOptions {
@@ -82,6 +84,7 @@ export class SecretsService {
             ? undefined
             : validateLabelSelector(options.labelSelector),
         adoptable: options.adoptable,
+        managed: options.managed,
       },
     );
     const allows = await permitted;

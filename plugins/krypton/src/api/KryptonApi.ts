@@ -7,6 +7,7 @@ import {
   DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  ManagedNamespacesDto,
   OwnedEditReason,
   OwnerSyncOffer,
   OwnerSyncResult,
@@ -77,6 +78,11 @@ export interface KryptonApi {
    * operator's allow-list. Raises a 403 ResponseError when listing is refused.
    */
   listNamespaces(cluster?: string): Promise<string[]>;
+  /**
+   * The namespaces of the picker that hold managed Secrets the user may list, with how many, for
+   * the platform page's first view. Raises the same 403 ResponseError as listNamespaces.
+   */
+  listManagedNamespaces(cluster?: string): Promise<ManagedNamespacesDto>;
   /**
    * The served Secrets of a namespace, metadata only; narrowed by a label selector, or the
    * unmanaged ones that may be adopted.

@@ -7,6 +7,7 @@ import {
   DeletedSecretList,
   KryptonConfigDto,
   LastRestart,
+  ManagedNamespacesDto,
   OwnerSyncOffer,
   OwnerSyncResult,
   RecreateRequest,
@@ -117,6 +118,12 @@ export class KryptonClient implements KryptonApi {
       `${clusterPath({ cluster })}/namespaces`,
     );
     return body.items;
+  }
+
+  listManagedNamespaces(cluster?: string): Promise<ManagedNamespacesDto> {
+    return this.json<ManagedNamespacesDto>(
+      `${clusterPath({ cluster })}/managed-namespaces`,
+    );
   }
 
   listSecrets(

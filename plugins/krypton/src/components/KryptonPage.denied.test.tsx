@@ -23,7 +23,7 @@ const DENIED = ['krypton.secret.create', 'krypton.storage.rewrite'];
 describe('KryptonPage without create, update and storage rewrite permissions', () => {
   registerMswTestHooks(server);
 
-  it('disables Create and Adopt with the reason, and hides the operator section', async () => {
+  it('disables Create and Adopt with the reason, and shows no link to the storage rewrite', async () => {
     let adopts = 0;
     server.use(
       http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
@@ -72,7 +72,9 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
     expect(create).toHaveAccessibleDescription(
       'The Backstage permission policy does not grant krypton.secret.create.',
     );
-    expect(screen.queryByText('Storage rewrite (operators)')).toBeNull();
+    expect(
+      screen.queryByRole('link', { name: 'Storage rewrite (operators)' }),
+    ).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Adopt a Secret' }));
     const dialog = screen.getByRole('dialog');

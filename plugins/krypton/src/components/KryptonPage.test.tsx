@@ -37,12 +37,36 @@ function renderAt(path: string) {
   );
 }
 
-/** Config with two clusters, and the operator section's reads on any cluster. */
+/**
+ * Config with two clusters, the first view's namespaces (demo on the default cluster, payments on
+ * prod), and the storage rewrite's reads on any cluster, recording the paths of the first view
+ * and of the runs.
+ */
 function serveBasics() {
+  const paths: string[] = [];
+  const record = (request: Request) =>
+    paths.push(
+      new URL(request.url).pathname.slice(new URL(baseUrl).pathname.length),
+    );
   server.use(
     http.get(`${baseUrl}/config`, () =>
       HttpResponse.json(kryptonConfig({ clusters: ['local', 'prod'] })),
     ),
+    http.get(/\/managed-namespaces$/, ({ request }) => {
+      record(request);
+      return HttpResponse.json({
+        items: [
+          request.url.includes('/clusters/prod/')
+            ? { namespace: 'payments', secrets: 1 }
+            : { namespace: 'demo', secrets: 2 },
+        ],
+        notLookedIn: 0,
+      });
+    }),
+    http.get(/\/storage-rewrite\/runs$/, ({ request }) => {
+      record(request);
+      return HttpResponse.json({ runs: [] });
+    }),
     http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),
     http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
     http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
@@ -50,6 +74,7 @@ function serveBasics() {
       HttpResponse.json({ served: false, migrations: [] }),
     ),
   );
+  return paths;
 }
 
 /** Serves a namespace's list, counting the reads. */
@@ -105,10 +130,10 @@ describe('KryptonPage', () => {
         .getAllByRole('option')
         .map(o => o.textContent),
     ).toEqual(['local', 'prod']);
-    expect(
-      screen.getByText('Choose a namespace to list its Secrets.'),
-    ).toBeInTheDocument();
-    expect(screen.getByText('Storage rewrite (operators)')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'demo' })).toHaveAttribute(
+      'href',
+      '/krypton?namespace=demo',
+    );
 
     await user.type(screen.getByRole('textbox', { name: 'Namespace' }), 'demo');
     await user.click(screen.getByRole('button', { name: 'Show Secrets' }));
@@ -128,6 +153,72 @@ describe('KryptonPage', () => {
     expect(await screen.findByRole('link', { name: 'remote' })).toHaveAttribute(
       'href',
       '/krypton/secret/demo/remote?cluster=prod',
+    );
+  });
+
+  it('opens a namespace from the first view, which follows the chosen cluster', async () => {
+    const paths = serveBasics();
+    serveList(`${baseUrl}/clusters/prod/namespaces/payments/secrets`, [
+      listItem({ cluster: 'prod', namespace: 'payments', name: 'remote' }),
+    ]);
+    const user = userEvent.setup();
+    await renderAt('/krypton');
+    await screen.findByRole('link', { name: 'demo' });
+
+    await user.selectOptions(screen.getByLabelText('Cluster'), 'prod');
+    const payments = await screen.findByRole('link', { name: 'payments' });
+    expect(payments).toHaveAttribute(
+      'href',
+      '/krypton?cluster=prod&namespace=payments',
+    );
+    expect(screen.queryByRole('link', { name: 'demo' })).toBeNull();
+    expect(screen.getByText('1 Secret')).toBeInTheDocument();
+    expect(paths).toEqual([
+      '/managed-namespaces',
+      '/clusters/prod/managed-namespaces',
+    ]);
+
+    await user.click(payments);
+    expect(await screen.findByRole('link', { name: 'remote' })).toHaveAttribute(
+      'href',
+      '/krypton/secret/payments/remote?cluster=prod',
+    );
+    expect(screen.getByRole('textbox', { name: 'Namespace' })).toHaveValue(
+      'payments',
+    );
+    expect(screen.queryByText('Namespaces with Krypton Secrets')).toBeNull();
+  });
+
+  it('links operators to the storage rewrite on the same cluster', async () => {
+    const paths = serveBasics();
+    const user = userEvent.setup();
+    await renderAt('/krypton?cluster=prod');
+    const link = await screen.findByRole('link', {
+      name: 'Storage rewrite (operators)',
+    });
+    expect(link).toHaveAttribute(
+      'href',
+      '/krypton/storage-rewrite?cluster=prod',
+    );
+    // The tools themselves are on their own page only.
+    expect(
+      screen.queryByRole('button', { name: 'Rewrite storage' }),
+    ).toBeNull();
+
+    await user.click(link);
+    expect(
+      await screen.findByRole('button', { name: 'Rewrite storage' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'Storage rewrite' }),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Cluster')).toHaveValue('prod');
+    expect(paths).toContain('/clusters/prod/storage-rewrite/runs');
+    expect(paths).not.toContain('/storage-rewrite/runs');
+    // Back to the platform page, on the same cluster.
+    expect(screen.getByRole('link', { name: 'Krypton' })).toHaveAttribute(
+      'href',
+      '/krypton?cluster=prod',
     );
   });
 

@@ -28,9 +28,14 @@ export const detailMessages = {
       'Your edit still starts from the version you opened: reload latest in the form to review the change before you save.',
   },
   facts: {
+    /** The card's title where the page's header names the Secret already. */
+    title: 'Details',
+    keyFacts: 'Key facts',
+    owners: 'Owners',
+    /** Another tool that owns the Secret (External Secrets, Helm...), by its name. */
+    owningTool: 'Owning tool',
     cluster: 'Cluster',
     namespace: 'Namespace',
-    name: 'Name',
     type: 'Type',
     version: 'Version',
     managed: 'Managed',

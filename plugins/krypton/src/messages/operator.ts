@@ -1,6 +1,16 @@
 /** The words of the operator components; see ../translation.ts for the rules of every area. */
 export const operatorMessages = {
-  title: 'Storage rewrite (operators)',
+  page: {
+    title: 'Storage rewrite',
+    subtitle:
+      'Re-encrypt what Krypton stores after an encryption-key rotation (operators)',
+    parent: 'Secrets',
+  },
+  denied: {
+    title: 'Only for operators',
+    message:
+      'Only operators who hold the krypton.storage.rewrite permission can rewrite storage. The Backstage permission policy does not grant it to you; ask the people who run Backstage if you need it.',
+  },
   intro:
     "After an encryption-key rotation, rewrite everything Krypton labels (managed Secrets, history snapshots, and quarantined and legacy copies) so that the API server stores it with the current key. The write changes nothing else. The verdict says whether the old key can be retired as far as Krypton's objects go.",
   namespaceLabel: 'Namespace (empty: every namespace you may list)',

@@ -7,11 +7,11 @@ export const overviewMessages = {
     version: 'Version',
     lastChange: 'Last change',
     status: 'Status',
-    links: 'Links',
   },
   lastChange: {
     change: '{{by}}, {{time}}',
-    none: 'None through Krypton yet',
+    /** Shown as a dash; the words are its tooltip and what screen readers read. */
+    none: 'No change through Krypton yet',
     unknown: 'Unknown',
   },
   status: {
@@ -19,6 +19,9 @@ export const overviewMessages = {
     pending: 'Pending deletion since {{since}}',
     historyUnreadable: 'History could not be read: {{reason}}',
   },
+  /** A name's tooltip: the name alone may be cut short, and the namespace is not shown. */
+  fullName: '{{namespace}}/{{name}}',
+  fullNameInCluster: '{{namespace}}/{{name}} in {{cluster}}',
   history: 'History',
   historyOf: 'History of {{name}}',
   consumers: 'Consumers',

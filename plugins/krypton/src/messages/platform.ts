@@ -6,7 +6,30 @@ export const platformMessages = {
     noAnswer: 'Krypton did not answer.',
     settingsFailed: "Could not read Krypton's settings",
     configInvalid: "Krypton's configuration is invalid",
-    chooseNamespace: 'Choose a namespace to list its Secrets.',
+    storageRewrite: 'Storage rewrite (operators)',
+  },
+  managed: {
+    title: 'Namespaces with Krypton Secrets',
+    columns: {
+      namespace: 'Namespace',
+      secrets: 'Krypton Secrets',
+    },
+    secrets_one: '{{count, number}} Secret',
+    secrets_other: '{{count, number}} Secrets',
+    uncounted:
+      'Not counted: the namespace holds more than {{max, number}} Secrets',
+    notLookedIn_one:
+      'Krypton looked in the first {{max, number}} namespaces you may list, by name. {{count, number}} more namespace is not shown here: type its name above to open it.',
+    notLookedIn_other:
+      'Krypton looked in the first {{max, number}} namespaces you may list, by name. {{count, number}} more namespaces are not shown here: type a name above to open one.',
+    emptyTitle: 'No Krypton-managed Secrets in the namespaces you may list',
+    emptyTitlePartial:
+      'No Krypton-managed Secrets in the first {{max, number}} namespaces you may list',
+    emptyDescription:
+      "To start, choose or type a namespace above and select “{{show}}”. There, “{{create}}” makes a new Secret, and “{{adopt}}” takes a Secret that already exists into Krypton's management.",
+    refused:
+      'You may not list the namespaces here, so Krypton cannot show which of them hold its Secrets. Type a namespace name above to list its Secrets.',
+    failed: 'Could not list the namespaces with Krypton Secrets',
   },
   picker: {
     formLabel: 'Choose a namespace',

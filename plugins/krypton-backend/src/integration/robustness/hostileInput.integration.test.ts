@@ -1843,6 +1843,11 @@ describe('hostile input over HTTP', () => {
         status: 403,
         upstream: true,
       },
+      'managed-namespaces': {
+        call: { method: 'GET', path: '/api/krypton/managed-namespaces' },
+        status: 403,
+        upstream: true,
+      },
       ...Object.fromEntries(
         NAMED_ROUTES.map(route => [
           route.route,

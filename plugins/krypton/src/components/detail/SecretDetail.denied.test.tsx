@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -44,6 +45,8 @@ describe('SecretDetail without reveal and update permissions', () => {
       >
         <SecretDetail location={{ namespace: 'demo', name: 'db' }} />
       </KryptonApis>,
+      // The facts link the owners to their catalog pages, as every app mounts them.
+      { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
     );
     expect(
       await screen.findByText(

@@ -1,3 +1,4 @@
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -49,6 +50,8 @@ describe('SecretDetail for an owner the permission policy denies reveal', () => 
       <KryptonApis>
         <SecretDetail location={{ namespace: 'demo', name: 'db' }} />
       </KryptonApis>,
+      // The facts link the owners to their catalog pages, as every app mounts them.
+      { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
     );
     await user.click(await screen.findByRole('tab', { name: 'Access' }));
     await user.click(

@@ -173,6 +173,28 @@ describe('the detail view keeps its tab in the address', () => {
     expect(screen.queryByRole('banner')).toBeNull();
   });
 
+  it.each([
+    ['the legacy header', undefined],
+    ["the app's header", 'app' as const],
+  ])(
+    'says the name once under %s: the facts card is titled Details, with no Name fact',
+    async (_system, mode) => {
+      serve();
+      await renderAt('/krypton/secret/demo/db', mode);
+      await expectSelected('Values');
+      const heading = screen.getByRole('heading', { name: 'db' });
+      // Besides the heading, only the legacy header's breadcrumb says the name.
+      const header = screen.queryByRole('banner');
+      expect(
+        screen
+          .getAllByText('db')
+          .filter(text => text !== heading && !header?.contains(text)),
+      ).toEqual([]);
+      expect(screen.getByText('Details')).toBeInTheDocument();
+      expect(screen.queryByText('Name', { selector: 'dt' })).toBeNull();
+    },
+  );
+
   it('draws its own header in the legacy system', async () => {
     serve();
     await renderAt('/krypton/secret/demo/db');

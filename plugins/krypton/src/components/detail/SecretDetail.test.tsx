@@ -103,10 +103,12 @@ describe('SecretDetail', () => {
       .map(row => within(row).getAllByRole('cell')[1].textContent);
     expect(sizes).toEqual(['19 bytes', '3 bytes']);
 
-    const facts = screen.getByText('Version').closest('dl') as HTMLElement;
+    // The version is among the key facts at the top; where the Secret lives follows them.
+    const keyFacts = screen.getByText('Version').closest('dl') as HTMLElement;
+    expect(within(keyFacts).getByText('3')).toBeInTheDocument();
+    const facts = screen.getByText('Cluster').closest('dl') as HTMLElement;
     expect(within(facts).getByText('local')).toBeInTheDocument();
     expect(within(facts).getByText('demo')).toBeInTheDocument();
-    expect(within(facts).getByText('3')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Values' })).toHaveAttribute(
       'aria-selected',

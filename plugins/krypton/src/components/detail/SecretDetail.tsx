@@ -94,6 +94,12 @@ export interface SecretDetailProps {
   /** The catalog entity the user came from: its workloads come first on the Consumers tab. */
   entityRef?: string;
   /**
+   * Whether the page around the view names the Secret already (as the Krypton page's header
+   * does), so that the facts card does not repeat the name as its title. A host that lists
+   * several Secrets, or whose title is something else, leaves it off: the card then names it.
+   */
+  namedByPage?: boolean;
+  /**
    * After a confirmed delete (200): the caller leaves the detail view and tells what became of
    * the history. Without it, the notice replaces the detail view in place.
    */
@@ -359,7 +365,11 @@ export const SecretDetail = (props: SecretDetailProps) => {
           })}
         </Alert>
       )}
-      <SecretFacts secret={metadata} location={location} />
+      <SecretFacts
+        secret={metadata}
+        location={location}
+        namedByPage={props.namedByPage}
+      />
       <Box display="flex" justifyContent="flex-end">
         <DeleteSecretButton
           location={location}

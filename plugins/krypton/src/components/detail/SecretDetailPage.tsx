@@ -120,6 +120,8 @@ export const SecretDetailPage = () => {
         <SecretDetail
           key={`${cluster ?? ''}/${namespace}/${name}`}
           location={{ cluster, namespace, name }}
+          // The frame's header (or the app's content header) is the Secret's name.
+          namedByPage
           tabs={{ current: tab, href: tabHref }}
           startRestore={tab === 'history' && search.get('rollback') === '1'}
           // Used once: a reload or a shared link must not open the confirmation again.

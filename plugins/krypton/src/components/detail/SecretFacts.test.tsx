@@ -8,10 +8,14 @@ import { SecretFacts, groupMetadata } from './SecretFacts';
 const HOUR = 3600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-function renderFacts(secret: SecretSummary, config?: TestConfig) {
+function renderFacts(
+  secret: SecretSummary,
+  config?: TestConfig,
+  namedByPage?: boolean,
+) {
   return renderInTestApp(
     <KryptonApis config={config}>
-      <SecretFacts secret={secret} />
+      <SecretFacts secret={secret} namedByPage={namedByPage} />
     </KryptonApis>,
     { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
   );
@@ -111,6 +115,89 @@ describe('SecretFacts', () => {
       '2 hours ago by kubectl-edit',
     );
     expect(screen.getByText('Last change').tagName).toBe('DT');
+  });
+
+  it('puts the version, the last change, the owners and the owning tool first, and not again below', async () => {
+    await renderFacts(
+      described({
+        version: 7,
+        owner: {
+          tool: 'external-secrets',
+          kind: 'ExternalSecret',
+          name: 'db-creds',
+          outcome: 'reverted-at-once-or-refresh',
+          evidence: ['ownerReferences'],
+          edits: 'refused',
+        },
+      }),
+    );
+
+    const top = section('Key facts');
+    expect(
+      within(top)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual(['Version', 'Last change', 'Owners', 'Owning tool']);
+    expect(valueOf(top, 'Version')).toHaveTextContent(/^7$/);
+    expect(valueOf(top, 'Last change')).toHaveTextContent(
+      '2 hours ago by kubectl-edit',
+    );
+    const owners = valueOf(top, 'Owners');
+    expect(within(owners).getByRole('link')).toHaveAttribute(
+      'href',
+      '/catalog/default/group/team-a',
+    );
+    expect(owners).toHaveTextContent(/, bob smith$/);
+    expect(valueOf(top, 'Owning tool')).toHaveTextContent(/^External Secrets$/);
+
+    const rest = screen.getByText('Cluster', { selector: 'dt' }).parentElement
+      ?.parentElement as HTMLElement;
+    expect(
+      within(rest)
+        .getAllByRole('term')
+        .map(t => t.textContent),
+    ).toEqual([
+      'Cluster',
+      'Namespace',
+      'Type',
+      'Managed',
+      'Immutable',
+      'Pending deletion',
+      'Created',
+    ]);
+    // The owner's banner still says what a change comes to, below the facts.
+    expect(
+      screen.getByRole('region', { name: 'Owned by External Secrets' }),
+    ).toBeInTheDocument();
+  });
+
+  it('says who owns a Secret whose access rules name no owner', async () => {
+    await renderFacts(
+      described({ access: { owners: [], editors: [], viewers: [] } }),
+    );
+    expect(valueOf(section('Key facts'), 'Owners')).toHaveTextContent(/^—$/);
+    expect(screen.queryByText('Owning tool')).toBeNull();
+  });
+
+  it('is titled by the Secret where the page does not name it, and never repeats the name as a fact', async () => {
+    await renderFacts(described());
+    expect(screen.getAllByText('db')).toHaveLength(1);
+    expect(screen.queryByText('Details')).toBeNull();
+    expect(screen.queryByText('Name', { selector: 'dt' })).toBeNull();
+  });
+
+  it('takes a neutral title where the page names the Secret already', async () => {
+    await renderFacts(described(), undefined, true);
+    expect(screen.getByText('Details')).toBeInTheDocument();
+    expect(screen.queryByText('db')).toBeNull();
+    // The description stays under the title: the page's header does not show it.
+    const krypton = section('Krypton');
+    expect(
+      screen
+        .getAllByText('Database credentials')
+        .filter(text => !krypton.contains(text)),
+    ).toHaveLength(1);
+    expect(screen.queryByText('Name', { selector: 'dt' })).toBeNull();
   });
 
   it('shows the pending deletion as a relative time', async () => {

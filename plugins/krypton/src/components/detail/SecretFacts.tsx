@@ -1,6 +1,8 @@
 import { InfoCard } from '@backstage/core-components';
 import { AccessRules, SecretSummary, messages } from '@krypton/core';
+import { ownerToolName } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
+import Divider from '@material-ui/core/Divider';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { ReactNode } from 'react';
@@ -148,19 +150,59 @@ function LastChange({ change }: { change: SecretSummary['lastChange'] }) {
 }
 
 /**
- * The Secret's identity and state at a glance: where it lives, its version, flags, age and last
- * change, then the tool that owns it and what a change comes to, who owns it in Kubernetes,
- * Krypton's own labels and annotations, and the rest.
+ * What a person looks for first, in one row: the version, when it last changed and by what, who
+ * owns it by the access rules, and the tool that owns it, if one does.
+ */
+function KeyFacts({ secret }: { secret: SecretSummary }) {
+  const t = useKryptonT();
+  return (
+    <Box component="section" aria-label={t('detail.facts.keyFacts')}>
+      <Box
+        component="dl"
+        display="flex"
+        flexWrap="wrap"
+        style={{ gap: 24, margin: 0 }}
+      >
+        <Fact label={t('detail.facts.version')}>
+          {formatVersion(t, secret.version)}
+        </Fact>
+        <LastChange change={secret.lastChange} />
+        <Fact label={t('detail.facts.owners')}>
+          <EntityRefList refs={secret.access.owners} />
+        </Fact>
+        {secret.owner && (
+          <Fact label={t('detail.facts.owningTool')}>
+            {ownerToolName(secret.owner, t)}
+          </Fact>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+export interface SecretFactsProps {
+  secret: SecretSummary;
+  /** Where the page reads the Secret: an owner sync is asked there too. */
+  location?: SecretLocation;
+  /**
+   * Whether the page already names the Secret (its header does on the Krypton page): the card
+   * then takes a neutral title instead of saying the name a second time.
+   */
+  namedByPage?: boolean;
+}
+
+/**
+ * The Secret's facts: first what a person looks for (version, last change, owners), then where it
+ * lives, its type, flags and age, the tool that owns it and what a change comes to, who owns it
+ * in Kubernetes, Krypton's own labels and annotations, and the rest. The name is the card's title
+ * unless the page names the Secret already; it is never a fact of its own as well.
  * Sections the summary has nothing for are left out.
  */
 export const SecretFacts = ({
   secret,
   location,
-}: {
-  secret: SecretSummary;
-  /** Where the page reads the Secret: an owner sync is asked there too. */
-  location?: SecretLocation;
-}) => {
+  namedByPage = false,
+}: SecretFactsProps) => {
   const t = useKryptonT();
   const prefix = useKryptonAnnotationPrefix();
   const grouped = groupMetadata(secret, prefix);
@@ -169,7 +211,14 @@ export const SecretFacts = ({
   const withheld = secret.withheldAnnotations ?? 0;
   const owners = secret.ownerReferences ?? [];
   return (
-    <InfoCard title={secret.name} subheader={secret.description}>
+    <InfoCard
+      title={namedByPage ? t('detail.facts.title') : secret.name}
+      subheader={secret.description}
+    >
+      <KeyFacts secret={secret} />
+      <Box my={2}>
+        <Divider />
+      </Box>
       <Box
         component="dl"
         display="flex"
@@ -178,11 +227,7 @@ export const SecretFacts = ({
       >
         <Fact label={t('detail.facts.cluster')}>{secret.cluster}</Fact>
         <Fact label={t('detail.facts.namespace')}>{secret.namespace}</Fact>
-        <Fact label={t('detail.facts.name')}>{secret.name}</Fact>
         <Fact label={t('detail.facts.type')}>{secret.type}</Fact>
-        <Fact label={t('detail.facts.version')}>
-          {formatVersion(t, secret.version)}
-        </Fact>
         <Fact label={t('detail.facts.managed')}>
           {yesNo(secret.managed, t)}
         </Fact>
@@ -201,7 +246,6 @@ export const SecretFacts = ({
             <RelativeTime value={secret.creationTimestamp} />
           </Fact>
         )}
-        <LastChange change={secret.lastChange} />
       </Box>
       {Boolean(secret.owner || secret.dataAppliedBy?.length) && (
         <Box mt={2}>

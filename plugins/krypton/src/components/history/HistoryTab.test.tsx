@@ -85,6 +85,27 @@ describe('HistoryTab', () => {
     expect(rowOf(table, 'Version 1')).toBeInTheDocument();
   });
 
+  it('keeps words whole in a narrow table: a type breaks after its slash, names and buttons not at all', async () => {
+    const { state } = serveHistory(server);
+    state.list = () =>
+      HttpResponse.json({
+        items: [
+          versionSummary(2, { sourceType: 'kubernetes.io/dockerconfigjson' }),
+        ],
+      });
+    await render();
+    const v2 = rowOf(await versionsTable(), 'Version 2');
+    const type = within(v2).getByText('kubernetes.io/dockerconfigjson');
+    // The only place where the type may wrap: right after its slash.
+    expect(type.querySelector('wbr')?.previousSibling?.textContent).toBe('/');
+    expect(within(v2).getByText('Version 2')).toHaveStyle({
+      whiteSpace: 'nowrap',
+    });
+    for (const button of within(v2).getAllByRole('button')) {
+      expect(button).toHaveStyle({ whiteSpace: 'nowrap' });
+    }
+  });
+
   it('says a successfully empty history has no versions yet and how one is kept', async () => {
     const { state } = serveHistory(server);
     state.list = () => HttpResponse.json({ items: [] });

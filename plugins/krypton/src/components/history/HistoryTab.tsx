@@ -20,6 +20,7 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import {
+  Fragment,
   useCallback,
   useEffect,
   useId,
@@ -179,6 +180,31 @@ function EmptyHistory() {
   );
 }
 
+/**
+ * Whole words in a narrow table (an 800 px window): a version's name and a button's label stay on
+ * one line, and the row's buttons wrap as whole buttons.
+ */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
+/**
+ * A Secret type, which may break after its slashes: "kubernetes.io/dockerconfigjson" has no
+ * other place to wrap, and the column would otherwise be as wide as the whole type.
+ */
+function SourceType({ type }: { type: string }) {
+  return (
+    <>
+      {type.split('/').map((part, i) => (
+        // The parts of one type never move, so their places are their keys.
+        <Fragment key={i}>
+          {i > 0 && '/'}
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 interface VersionTableProps {
   items: VersionSummary[];
   summary?: SecretSummary;
@@ -218,7 +244,9 @@ function VersionTable(props: VersionTableProps) {
           return [
             <TableRow key={item.version}>
               <TableCell component="th" scope="row" role="rowheader">
-                {t('history.table.versionName', { version })}
+                <span style={NO_WRAP}>
+                  {t('history.table.versionName', { version })}
+                </span>
                 {summary &&
                   item.sourceResourceVersion === summary.resourceVersion && (
                     <Typography
@@ -236,11 +264,14 @@ function VersionTable(props: VersionTableProps) {
               <TableCell>
                 <RelativeTime value={item.snapshotAt} />
               </TableCell>
-              <TableCell>{item.sourceType}</TableCell>
+              <TableCell>
+                <SourceType type={item.sourceType} />
+              </TableCell>
               <TableCell>
                 <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
                   <Button
                     size="small"
+                    style={NO_WRAP}
                     aria-label={t(
                       open
                         ? 'history.table.hideValuesOf'
@@ -262,6 +293,7 @@ function VersionTable(props: VersionTableProps) {
                   <Button
                     size="small"
                     variant="outlined"
+                    style={NO_WRAP}
                     aria-label={t('history.table.restoreVersion', { version })}
                     aria-describedby={props.block ? props.blockId : undefined}
                     disabled={props.block !== undefined}

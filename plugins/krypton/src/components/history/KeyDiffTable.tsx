@@ -13,7 +13,14 @@ import { useKryptonT } from '../../translation';
 import { LineDiffView } from './LineDiffView';
 
 const useStyles = makeStyles(theme => ({
-  key: { fontFamily: 'monospace', overflowWrap: 'anywhere' },
+  // Breaks a long key anywhere, but not a short one: an automatic table squeezes a column down to
+  // its widest unbreakable line, which "anywhere" alone makes a single letter.
+  key: {
+    fontFamily: 'monospace',
+    overflowWrap: 'anywhere',
+    display: 'inline-block',
+    minWidth: '10ch',
+  },
   value: {
     display: 'block',
     maxWidth: 360,

@@ -6,18 +6,22 @@ import {
   renderInTestApp,
 } from '@backstage/test-utils';
 import { screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { kryptonConfig } from '../../__testUtils__/krypton';
 import { KryptonApi, kryptonApiRef } from '../../api/KryptonApi';
-import { StorageOperatorSection } from './StorageOperatorSection';
+import { rootRouteRef } from '../../routes';
+import { KryptonPage } from '../KryptonPage';
 
 // A file of its own: usePermission caches decisions per permission for a whole test module.
-describe('StorageOperatorSection without the permission', () => {
-  it('is not shown, and asks the backend nothing', async () => {
+describe('the storage rewrite page without the permission', () => {
+  it('says who may use it, shows no tools, and asks the backend nothing about storage', async () => {
     const calls: string[] = [];
     const record = (name: string) => async (): Promise<never> => {
       calls.push(name);
       throw new Error('not expected');
     };
     const api = {
+      getConfig: async () => kryptonConfig({ clusters: ['local', 'prod'] }),
       listStorageRewrites: record('listStorageRewrites'),
       storageRewriteRuns: record('storageRewriteRuns'),
       storageRewriteRun: record('storageRewriteRun'),
@@ -31,13 +35,28 @@ describe('StorageOperatorSection without the permission', () => {
           [permissionApiRef, new MockPermissionApi(() => AuthorizeResult.DENY)],
         ]}
       >
-        <StorageOperatorSection />
+        <Routes>
+          <Route path="/krypton/*" element={<KryptonPage />} />
+        </Routes>
       </TestApiProvider>,
+      {
+        routeEntries: ['/krypton/storage-rewrite?cluster=prod'],
+        mountedRoutes: { '/krypton': rootRouteRef },
+      },
     );
-    expect(screen.queryByText('Storage rewrite (operators)')).toBeNull();
+    expect(await screen.findByText(/Only for operators/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Only operators who hold the krypton.storage.rewrite permission can rewrite storage. The Backstage permission policy does not grant it to you; ask the people who run Backstage if you need it.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'Storage rewrite' }),
+    ).toBeInTheDocument();
     expect(
       screen.queryByRole('button', { name: 'Rewrite storage' }),
     ).toBeNull();
+    expect(screen.queryByLabelText('Cluster')).toBeNull();
     expect(calls).toEqual([]);
   });
 });

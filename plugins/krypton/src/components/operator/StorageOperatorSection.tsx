@@ -23,9 +23,9 @@ import { StorageRunsTable } from './StorageRunsTable';
 import { useRunPolling } from './useRunPolling';
 
 /**
- * The operator section of the platform page: re-encode everything Krypton labels after an
- * encryption-key rotation, follow the run while the backend works through it, see whether the old
- * key can be retired, and see past runs and where each namespace stands. Only for holders of
+ * The storage rewrite page's tools: re-encode everything Krypton labels after an encryption-key
+ * rotation, follow the run while the backend works through it, see whether the old key can be
+ * retired, and see past runs and where each namespace stands. Only for holders of
  * krypton.storage.rewrite; the backend checks it again.
  */
 export const StorageOperatorSection = (props: { cluster?: string }) => {
@@ -128,7 +128,8 @@ export const StorageOperatorSection = (props: { cluster?: string }) => {
     ?.startedAt;
 
   return (
-    <InfoCard title={t('operator.title')}>
+    // The page's title names the tools, so the card has none of its own.
+    <InfoCard>
       <Typography variant="body2" paragraph>
         {t('operator.intro')}
       </Typography>

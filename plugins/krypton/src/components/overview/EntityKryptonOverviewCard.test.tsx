@@ -6,6 +6,7 @@ import {
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { VersionSummary, messages } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { KryptonApis, baseUrl, summary } from '../../__testUtils__/krypton';
@@ -104,7 +105,11 @@ describe('EntityKryptonOverviewCard', () => {
       'krypton.io/secrets': 'demo/db, demo/gone, demo/fresh, demo/signing',
     });
 
+    const user = userEvent.setup();
     await screen.findByRole('table', { name: 'Linked Secrets' });
+    expect(screen.getAllByRole('columnheader').map(h => h.textContent)).toEqual(
+      ['Secret', 'Version', 'Last change', 'Status'],
+    );
     const db = row('db');
     expect(within(db).getByRole('link', { name: 'db' })).toHaveAttribute(
       'href',
@@ -133,13 +138,25 @@ describe('EntityKryptonOverviewCard', () => {
     expect(within(db).getByText('OK')).toBeInTheDocument();
 
     // A link that does not resolve: its reason, and no links into a detail view that cannot load.
+    // With no version or change to show, the reason takes their columns.
     const gone = row('gone');
     expect(within(gone).getByText(messages.notFound)).toBeInTheDocument();
     expect(within(gone).queryByRole('link')).toBeNull();
+    expect(within(gone).getAllByRole('cell')).toHaveLength(1);
+    expect(within(gone).getByRole('cell')).toHaveAttribute('colspan', '3');
 
+    // No version yet: a dash in the narrow column, with the words for screen readers and on hover.
+    const fresh = row('fresh');
     expect(
-      within(row('fresh')).getByText('None through Krypton yet'),
+      within(fresh).getByText('No change through Krypton yet'),
     ).toBeInTheDocument();
+    const dash = within(fresh).getByText('—');
+    expect(dash).toHaveAttribute('aria-hidden', 'true');
+    await user.hover(dash);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'No change through Krypton yet',
+    );
+    await user.unhover(dash);
     expect(
       within(row('signing')).getByText(
         `History could not be read: ${messages.forbiddenAcl}`,
@@ -148,6 +165,83 @@ describe('EntityKryptonOverviewCard', () => {
 
     // One history request per readable Secret; none for the link that did not resolve.
     expect(historyReads.sort()).toEqual(['db', 'fresh', 'signing']);
+  });
+
+  it('names each Secret on one line, with where it lives and its full name on hover', async () => {
+    const long = 'payments-database-credentials-for-the-reporting-replica';
+    server.use(
+      http.get(`${secretUrl(':name')}/summary`, ({ params }) =>
+        HttpResponse.json(summary({ name: String(params.name) })),
+      ),
+      http.get(`${secretUrl(':name')}/versions`, () =>
+        HttpResponse.json({ items: [] }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderFor({ 'krypton.io/secrets': `demo/${long}` });
+
+    const header = await screen.findByRole('rowheader', { name: long });
+    // The row is named by the Secret alone, not by the links under it.
+    expect(header).toHaveAccessibleName(long);
+    const link = within(header).getByRole('link', { name: long });
+    expect(link).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/${long}?${entityQuery}`,
+    );
+    // Cut with an ellipsis rather than broken inside a word.
+    expect(link.parentElement).toHaveStyle({
+      overflow: 'hidden',
+      textOverflow: 'ellipsis',
+      whiteSpace: 'nowrap',
+    });
+    // The namespace has no line of its own: the full name is on hover and focus.
+    expect(within(header).queryByText('demo')).toBeNull();
+    expect(link).toHaveAccessibleDescription(`demo/${long}`);
+    await user.hover(link);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      `demo/${long}`,
+    );
+    expect(
+      within(header).getByRole('link', { name: `History of ${long}` }),
+    ).toBeInTheDocument();
+  });
+
+  it('says since when a Secret is pending deletion, as a relative time', async () => {
+    const since = new Date(Date.now() - 5 * 60_000).toISOString();
+    server.use(
+      http.get(`${secretUrl(':name')}/summary`, ({ params }) =>
+        HttpResponse.json(
+          summary({ name: String(params.name), deletionTimestamp: since }),
+        ),
+      ),
+      http.get(`${secretUrl(':name')}/versions`, () =>
+        HttpResponse.json({ items: [] }),
+      ),
+    );
+    await renderFor({ 'krypton.io/secrets': 'demo/db' });
+    await screen.findByRole('rowheader', { name: 'db' });
+    const status = await within(row('db')).findByText(
+      /^Pending deletion since/,
+    );
+    expect(status).toHaveTextContent('Pending deletion since 5 minutes ago');
+    expect(status.querySelector('time')).toHaveAttribute('datetime', since);
+  });
+
+  it('names the cluster in the full name when a link names one', async () => {
+    const east = `${baseUrl}/clusters/east/namespaces/demo/secrets/:name`;
+    server.use(
+      http.get(`${east}/summary`, ({ params }) =>
+        HttpResponse.json(
+          summary({ name: String(params.name), cluster: 'east' }),
+        ),
+      ),
+      http.get(`${east}/versions`, () => HttpResponse.json({ items: [] })),
+    );
+    await renderFor({ 'krypton.io/secrets': 'east/demo/db' });
+    const link = within(
+      await screen.findByRole('rowheader', { name: 'db' }),
+    ).getByRole('link', { name: 'db' });
+    expect(link).toHaveAccessibleDescription('demo/db in east');
   });
 
   it(`reads the history of the first ${OVERVIEW_LIMIT} Secrets only, and says how many more there are`, async () => {

@@ -16,23 +16,29 @@ import {
   kryptonLinkAnnotations,
 } from '@krypton/plugin-krypton-common';
 import { tryNormalizeEntityRef } from '@krypton/core';
+import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
+import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
-import { useMemo } from 'react';
+import { makeStyles } from '@material-ui/core/styles';
+import { useId, useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
-import { formatVersion } from '../list/secretRows';
+import { SecretRow, formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { OwnerChip } from '../owner';
 import { SecretHref, useSecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { LastChange, OverviewRow, loadOverview } from './loadOverview';
+
+/** Nothing to show in a cell: a symbol, not a word. */
+const NONE = '—';
 
 /** Who changed the values: their catalog entity's link, or the recorded text when it is no ref. */
 function Actor({ actor }: { actor: string }) {
@@ -41,9 +47,55 @@ function Actor({ actor }: { actor: string }) {
   return ref ? <EntityRefLink entityRef={ref} /> : <>{actor}</>;
 }
 
-function LastChangeCell({ change }: { change?: LastChange }) {
+/**
+ * The card sits in the overview's narrow column (about 350 px at an 800 px window). The name
+ * column asks for a share of the width, and the other columns take what their words need, so
+ * that no word is broken inside; a name that does not fit is cut with an ellipsis.
+ */
+const useStyles = makeStyles(theme => ({
+  cell: {
+    padding: theme.spacing(0.75, 1),
+    verticalAlign: 'top',
+    // Only a word longer than its column is broken (a long actor or reason); others wrap whole.
+    overflowWrap: 'break-word',
+  },
+  secretColumn: { width: '45%' },
+  versionColumn: { whiteSpace: 'nowrap' },
+  // Sized by the cell, never by its content: an automatic table grows a column to the widest
+  // line that cannot wrap, and a long name (or owner's mark) would take the card's width for
+  // itself. The width of 0 keeps it out of the column's measure; the min-width fills the cell.
+  fill: { display: 'block', width: 0, minWidth: '100%' },
+  name: {
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
+  links: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    columnGap: theme.spacing(0.75),
+    whiteSpace: 'nowrap',
+  },
+  visuallyHidden: VISUALLY_HIDDEN,
+}));
+
+/** No version yet: a dash for the narrow column, with the words for readers and on hover. */
+function NoChangeYet() {
   const t = useKryptonT();
-  if (!change) return <>—</>;
+  const classes = useStyles();
+  const text = t('overview.lastChange.none');
+  return (
+    <Tooltip title={text}>
+      <span>
+        <span aria-hidden="true">{NONE}</span>
+        <span className={classes.visuallyHidden}>{text}</span>
+      </span>
+    </Tooltip>
+  );
+}
+
+function LastChangeCell({ change }: { change: LastChange }) {
+  const t = useKryptonT();
   switch (change.kind) {
     case 'change':
       return t('overview.lastChange.change', {
@@ -51,21 +103,22 @@ function LastChangeCell({ change }: { change?: LastChange }) {
         time: <RelativeTime value={change.at} />,
       });
     case 'none':
-      return <>{t('overview.lastChange.none')}</>;
+      return <NoChangeYet />;
     default:
       return <>{t('overview.lastChange.unknown')}</>;
   }
 }
 
-/** The row's problem, or a readable state; a pending deletion is a warning, not a failure. */
+/** A readable row's state; a pending deletion is a warning, not a failure. */
 function StatusCell({ item }: { item: OverviewRow }) {
   const { row, lastChange } = item;
   const t = useKryptonT();
-  if (row.problem) return <StatusError>{row.problem}</StatusError>;
   if (row.pending) {
     return (
       <StatusWarning>
-        {t('overview.status.pending', { since: row.pending })}
+        {t('overview.status.pending', {
+          since: <RelativeTime value={row.pending} />,
+        })}
       </StatusWarning>
     );
   }
@@ -81,8 +134,120 @@ function StatusCell({ item }: { item: OverviewRow }) {
   return <StatusOK>{t('overview.status.ok')}</StatusOK>;
 }
 
-/** Short words that must not break inside a narrow card column ("Versi-on", "Hist-ory"). */
-const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/**
+ * The name on one line, cut with an ellipsis when the column is too narrow, with where it lives
+ * on hover (and focus, for the link); the links to its history and consumers go underneath,
+ * which saves the column they had.
+ */
+function NameCell(props: {
+  row: SecretRow;
+  href?: SecretHref;
+  showCluster: boolean;
+  nameId: string;
+}) {
+  const { row, href, showCluster, nameId } = props;
+  const t = useKryptonT();
+  const classes = useStyles();
+  const full = showCluster
+    ? t('overview.fullNameInCluster', {
+        cluster: row.cluster || t('list.defaultCluster'),
+        namespace: row.namespace,
+        name: row.name,
+      })
+    : t('overview.fullName', { namespace: row.namespace, name: row.name });
+  const linked = href && !row.problem;
+  return (
+    <>
+      <span className={`${classes.fill} ${classes.name}`}>
+        <Tooltip title={full}>
+          {linked ? (
+            <Link id={nameId} to={href(row.location)}>
+              {row.name}
+            </Link>
+          ) : (
+            <span id={nameId}>{row.name}</span>
+          )}
+        </Tooltip>
+      </span>
+      {linked && (
+        <Typography variant="caption" component="div" className={classes.links}>
+          <Link
+            to={href(row.location, undefined, 'history')}
+            aria-label={t('overview.historyOf', { name: row.name })}
+          >
+            {t('overview.history')}
+          </Link>
+          <Link
+            to={href(row.location, undefined, 'consumers')}
+            aria-label={t('overview.consumersOf', { name: row.name })}
+          >
+            {t('overview.consumers')}
+          </Link>
+        </Typography>
+      )}
+      {row.summary?.owner && (
+        <Box mt={0.5} className={classes.fill}>
+          <OwnerChip secret={row.summary} />
+        </Box>
+      )}
+    </>
+  );
+}
+
+function OverviewRowView(props: {
+  item: OverviewRow;
+  href?: SecretHref;
+  showCluster: boolean;
+}) {
+  const { item, href, showCluster } = props;
+  const { row } = item;
+  const t = useKryptonT();
+  const classes = useStyles();
+  const nameId = useId();
+  const summary = row.problem ? undefined : row.summary;
+  return (
+    <TableRow>
+      {/* Named by the Secret alone: the links and the owner's mark under it are no part of it. */}
+      <TableCell
+        component="th"
+        scope="row"
+        role="rowheader"
+        aria-labelledby={nameId}
+        className={classes.cell}
+      >
+        <NameCell
+          row={row}
+          href={href}
+          showCluster={showCluster}
+          nameId={nameId}
+        />
+      </TableCell>
+      {summary ? (
+        <>
+          <TableCell className={classes.cell}>
+            {formatVersion(t, summary.version)}
+          </TableCell>
+          <TableCell className={classes.cell}>
+            {item.lastChange ? (
+              <LastChangeCell change={item.lastChange} />
+            ) : (
+              NONE
+            )}
+          </TableCell>
+          <TableCell className={classes.cell}>
+            <StatusCell item={item} />
+          </TableCell>
+        </>
+      ) : (
+        // A link that did not resolve has no version or change to show: its reason takes their
+        // room, so that it wraps into a few lines instead of a word a line.
+        <TableCell className={classes.cell} colSpan={3}>
+          <StatusError>{row.problem ?? NONE}</StatusError>
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}
 
 function OverviewTable(props: {
   rows: OverviewRow[];
@@ -91,82 +256,34 @@ function OverviewTable(props: {
 }) {
   const { rows, href, showCluster } = props;
   const t = useKryptonT();
+  const classes = useStyles();
   return (
     <Table size="small" aria-label={t('overview.tableLabel')}>
       <TableHead>
         <TableRow>
-          <TableCell>{t('overview.columns.secret')}</TableCell>
-          <TableCell style={NO_WRAP}>{t('overview.columns.version')}</TableCell>
-          <TableCell>{t('overview.columns.lastChange')}</TableCell>
-          <TableCell>{t('overview.columns.status')}</TableCell>
-          {href && <TableCell>{t('overview.columns.links')}</TableCell>}
+          <TableCell className={`${classes.cell} ${classes.secretColumn}`}>
+            {t('overview.columns.secret')}
+          </TableCell>
+          <TableCell className={`${classes.cell} ${classes.versionColumn}`}>
+            {t('overview.columns.version')}
+          </TableCell>
+          <TableCell className={classes.cell}>
+            {t('overview.columns.lastChange')}
+          </TableCell>
+          <TableCell className={classes.cell}>
+            {t('overview.columns.status')}
+          </TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
-        {rows.map(item => {
-          const { row } = item;
-          const where = showCluster
-            ? t('list.where', {
-                cluster: row.cluster || t('list.defaultCluster'),
-                namespace: row.namespace,
-              })
-            : row.namespace;
-          const linked = href && !row.problem;
-          return (
-            <TableRow key={row.id}>
-              <TableCell component="th" scope="row" role="rowheader">
-                {linked ? (
-                  <Link to={href(row.location)}>{row.name}</Link>
-                ) : (
-                  row.name
-                )}
-                <Typography
-                  variant="caption"
-                  color="textSecondary"
-                  display="block"
-                >
-                  {where}
-                </Typography>
-                {row.summary?.owner && (
-                  <Box mt={0.5}>
-                    <OwnerChip secret={row.summary} />
-                  </Box>
-                )}
-              </TableCell>
-              <TableCell style={NO_WRAP}>
-                {row.summary ? formatVersion(t, row.summary.version) : '—'}
-              </TableCell>
-              <TableCell>
-                <LastChangeCell change={item.lastChange} />
-              </TableCell>
-              <TableCell>
-                <StatusCell item={item} />
-              </TableCell>
-              {href && (
-                <TableCell style={NO_WRAP}>
-                  {linked && (
-                    <Box display="flex" style={{ gap: 12 }}>
-                      <Link
-                        to={href(row.location, undefined, 'history')}
-                        aria-label={t('overview.historyOf', { name: row.name })}
-                      >
-                        {t('overview.history')}
-                      </Link>
-                      <Link
-                        to={href(row.location, undefined, 'consumers')}
-                        aria-label={t('overview.consumersOf', {
-                          name: row.name,
-                        })}
-                      >
-                        {t('overview.consumers')}
-                      </Link>
-                    </Box>
-                  )}
-                </TableCell>
-              )}
-            </TableRow>
-          );
-        })}
+        {rows.map(item => (
+          <OverviewRowView
+            key={item.row.id}
+            item={item}
+            href={href}
+            showCluster={showCluster}
+          />
+        ))}
       </TableBody>
     </Table>
   );
@@ -175,7 +292,7 @@ function OverviewTable(props: {
 /**
  * The entity overview's card: the entity's linked Secrets with their version, the last change of
  * values through Krypton (who and when, from the newest history version), and any problem, with
- * links to each Secret's history and consumers.
+ * links to each Secret's history and consumers under its name.
  *
  * @public
  */

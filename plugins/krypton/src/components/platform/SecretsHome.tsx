@@ -4,22 +4,24 @@ import {
   WarningPanel,
 } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { useKryptonT } from '../../translation';
 import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
-import { StorageOperatorSection } from '../operator/StorageOperatorSection';
+import { clusterParam } from '../clusterParam';
+import { StorageRewriteLink } from '../operator/StorageRewriteLink';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { useSecretHref } from '../secretLink';
 import { LocationPicker } from './LocationPicker';
+import { ManagedNamespaces } from './ManagedNamespaces';
 import { NamespaceSecrets } from './NamespaceSecrets';
 
 /**
  * The platform page's list view. The cluster and namespace live in the address (?cluster=,
- * ?namespace=), so that coming back from a Secret shows the same list.
+ * ?namespace=), so that coming back from a Secret shows the same list. Before a namespace is
+ * chosen, it shows the namespaces that hold the user's Krypton Secrets.
  */
 export const SecretsHome = () => {
   const { config, loading, error } = useKryptonConfig();
@@ -32,20 +34,18 @@ export const SecretsHome = () => {
   );
 
   const defaultCluster = config?.defaultCluster;
-  const asked = params.get('cluster') || undefined;
-  const cluster = asked ?? defaultCluster ?? '';
+  const { cluster, apiCluster } = clusterParam(params, defaultCluster);
   const namespace = params.get('namespace') ?? '';
-  // Requests and links name the cluster only when it is not the default one.
-  const apiCluster =
-    cluster && cluster !== defaultCluster ? cluster : undefined;
 
-  const choose = (next: { cluster: string; namespace: string }) => {
+  const queryOf = (next: { cluster: string; namespace: string }) => {
     const query: Record<string, string> = {};
     if (next.cluster && next.cluster !== defaultCluster)
       query.cluster = next.cluster;
     if (next.namespace) query.namespace = next.namespace;
-    setParams(query);
+    return query;
   };
+  const choose = (next: { cluster: string; namespace: string }) =>
+    setParams(queryOf(next));
 
   let main;
   if (loading) {
@@ -84,10 +84,15 @@ export const SecretsHome = () => {
             href={href}
           />
         ) : (
-          <Typography variant="body2" color="textSecondary">
-            {t('platform.home.chooseNamespace')}
-          </Typography>
+          <ManagedNamespaces
+            cluster={apiCluster}
+            hrefOf={next =>
+              `?${new URLSearchParams(queryOf({ cluster, namespace: next }))}`
+            }
+            onChoose={next => choose({ cluster, namespace: next })}
+          />
         )}
+        <StorageRewriteLink cluster={apiCluster} />
       </>
     );
   }
@@ -106,7 +111,6 @@ export const SecretsHome = () => {
           />
         )}
         {main}
-        {!loading && <StorageOperatorSection cluster={apiCluster} />}
       </Box>
     </KryptonPageFrame>
   );

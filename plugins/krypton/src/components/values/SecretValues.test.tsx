@@ -294,6 +294,27 @@ describe('SecretValues', () => {
     expect(writeText).toHaveBeenCalledWith(value);
   });
 
+  it('keeps key names and buttons whole in a narrow table', async () => {
+    await renderInTestApp(
+      <SecretValues data={{ password: 'x' }} binaryData={{}} />,
+    );
+    // A short key gets room of its own, so a squeezed column never cuts it mid-word; a long
+    // one still wraps rather than widen the table past its card.
+    expect(screen.getByText('password')).toHaveStyle({
+      display: 'inline-block',
+      minWidth: '10ch',
+    });
+    // Buttons wrap to a second line whole, never their labels inside them.
+    const buttons = within(row('password')).getAllByRole('button');
+    expect(buttons.map(b => b.textContent)).toEqual([
+      'Reveal',
+      'Expand value',
+      'Raw',
+      'Copy',
+    ]);
+    for (const b of buttons) expect(b).toHaveStyle({ whiteSpace: 'nowrap' });
+  });
+
   it('says so when there are no values', async () => {
     await renderInTestApp(
       <SecretValues data={{}} binaryData={{}} title="Version 3" />,

@@ -32,13 +32,31 @@ import {
 import { ReactNode, useMemo } from 'react';
 import { useKryptonT } from '../../translation';
 
-const useStyles = makeStyles(theme =>
-  valuesStyles({
+const useStyles = makeStyles(theme => {
+  const shared = valuesStyles({
     ...theme,
     spacing: (...units: number[]) =>
       units.map(unit => `${theme.spacing(unit)}px`).join(' '),
-  }),
-);
+  });
+  // An automatic table gives a column at least its widest line that cannot wrap. Breaking keys
+  // anywhere let a squeezed table cut short keys mid-word ("pass / word"); with room for ten
+  // characters, only a longer key wraps, at its own break points first.
+  return {
+    ...shared,
+    valueKey: { ...shared.valueKey, display: 'inline-block', minWidth: '10ch' },
+    // A revealed value is one line that asks for its whole width, up to 360 px: at an 800 px
+    // window that pushed the table out of its card. A share of the table's width keeps it in.
+    cellValue: { ...shared.cellValue, maxWidth: 'min(360px, 25cqi)' },
+  };
+});
+
+/** The values table's width, which a revealed value takes its share of. */
+const useTableStyles = makeStyles(theme => ({
+  container: { containerType: 'inline-size' },
+  // MUI's small cells keep 24 px to their right; at 800 px those 120 px are the room that the
+  // five columns lack.
+  cell: { paddingRight: theme.spacing(1) },
+}));
 
 const Text = ({ kind, id, children }: HostTextProps) => {
   switch (kind) {
@@ -123,9 +141,14 @@ const ICONS = {
   copy: <FileCopyIcon />,
 };
 
+// A label that wraps inside its button ("EXPAND / VALUE") makes the row tall and reads as two
+// buttons; the row's buttons wrap as whole buttons instead.
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 const ActionButton = (props: ActionButtonProps) => (
   <Button
     size="small"
+    style={NO_WRAP}
     startIcon={ICONS[props.action]}
     aria-label={props.label}
     aria-describedby={props.describedBy}
@@ -138,24 +161,43 @@ const ActionButton = (props: ActionButtonProps) => (
   </Button>
 );
 
-const table: TableParts = {
-  Table: ({ label, children }) => (
-    <Table size="small" aria-label={label}>
+const HostTable: TableParts['Table'] = ({ label, children }) => {
+  const classes = useTableStyles();
+  return (
+    <div className={classes.container}>
+      <Table size="small" aria-label={label}>
+        {children}
+      </Table>
+    </div>
+  );
+};
+
+const HostCell: TableParts['Cell'] = ({ rowHeader, children, ...rest }) => {
+  const classes = useTableStyles();
+  return rowHeader ? (
+    // MUI marks a body cell rendered as th as a plain cell; it is this row's header.
+    <TableCell
+      component="th"
+      scope="row"
+      role="rowheader"
+      className={classes.cell}
+      {...rest}
+    >
       {children}
-    </Table>
-  ),
+    </TableCell>
+  ) : (
+    <TableCell className={classes.cell} {...rest}>
+      {children}
+    </TableCell>
+  );
+};
+
+const table: TableParts = {
+  Table: HostTable,
   Head: TableHead,
   Body: TableBody,
   Row: TableRow,
-  Cell: ({ rowHeader, children, ...rest }) =>
-    rowHeader ? (
-      // MUI marks a body cell rendered as th as a plain cell; it is this row's header.
-      <TableCell component="th" scope="row" role="rowheader" {...rest}>
-        {children}
-      </TableCell>
-    ) : (
-      <TableCell {...rest}>{children}</TableCell>
-    ),
+  Cell: HostCell,
 };
 
 /**
