@@ -129,9 +129,7 @@ describe('the platform page', () => {
       .getByRole('link', { name: 'Storage rewrite (operators)' })
       .click();
     await page.waitForURL(/\/krypton\/storage-rewrite$/);
-    await page
-      .getByLabel('Namespace (empty: every namespace you may list)')
-      .fill(DEMO_NAMESPACE);
+    await page.getByLabel('Namespace', { exact: true }).fill(DEMO_NAMESPACE);
     await page.getByRole('button', { name: 'Rewrite storage' }).click();
     // The start answers at once with the run still running: its progress shows until it ends.
     await page

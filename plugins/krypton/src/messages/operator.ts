@@ -13,7 +13,8 @@ export const operatorMessages = {
   },
   intro:
     "After an encryption-key rotation, rewrite everything Krypton labels (managed Secrets, history snapshots, and quarantined and legacy copies) so that the API server stores it with the current key. The write changes nothing else. The verdict says whether the old key can be retired as far as Krypton's objects go.",
-  namespaceLabel: 'Namespace (empty: every namespace you may list)',
+  namespaceLabel: 'Namespace',
+  namespaceHelp: 'Empty: every namespace you may list',
   run: 'Rewrite storage',
   dryRun: 'Dry run',
   starting: 'Starting…',
@@ -134,6 +135,7 @@ export const operatorMessages = {
     open: 'Show',
     openLabel: 'Show the run of {{scope}} requested at {{time}}',
     shown: 'shown above',
+    none: 'No runs yet.',
   },
   perNamespace: {
     title: 'Last run per namespace',
@@ -149,5 +151,6 @@ export const operatorMessages = {
       flagged: 'Quarantined / legacy',
     },
     inventoryFailed: 'inventory failed',
+    none: 'No rewrite has covered a namespace yet.',
   },
 } as const;

@@ -1,14 +1,34 @@
 import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
 import { describeUsage, workloadFlags } from '@krypton/plugin-krypton-react';
+import Box from '@material-ui/core/Box';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
+import { makeStyles } from '@material-ui/core/styles';
+import { ReactNode } from 'react';
 import { useKryptonT } from '../../translation';
 
 /** An empty cell: a symbol, not a word. */
 const NONE = '—';
+
+/**
+ * Backstage's cells break words anywhere to fit a squeezed column: at an 800 px window kinds and
+ * workload names broke mid-word ("Deploy / ment", "payments- / api"). Here every word stays whole;
+ * a kind and a name are one line each, and the other columns wrap between words. A table that
+ * still does not fit (a very long name) scrolls sideways in its box.
+ */
+const useStyles = makeStyles({
+  scroll: { overflowX: 'auto' },
+  table: { '& th, & td': { wordBreak: 'normal' } },
+  oneLine: { whiteSpace: 'nowrap' },
+});
+
+function Scrolling({ children }: { children: ReactNode }) {
+  const classes = useStyles();
+  return <Box className={classes.scroll}>{children}</Box>;
+}
 
 /** The workloads of one group of the dry run. */
 export const ConsumerTable = (props: {
@@ -17,64 +37,73 @@ export const ConsumerTable = (props: {
   title?: string;
 }) => {
   const t = useKryptonT();
+  const classes = useStyles();
   return (
-    <Table
-      size="small"
-      aria-label={
-        props.title
-          ? t('consumers.table.labelOf', { group: props.title })
-          : t('consumers.table.label')
-      }
-    >
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('consumers.table.kind')}</TableCell>
-          <TableCell>{t('consumers.table.name')}</TableCell>
-          <TableCell>{t('consumers.table.usage')}</TableCell>
-          <TableCell>{t('consumers.table.notes')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {props.workloads.map(w => {
-          const flags = workloadFlags(w, t);
-          return (
-            <TableRow key={`${w.kind}/${w.name}`}>
-              <TableCell>{w.kind}</TableCell>
-              <TableCell component="th" scope="row" role="rowheader">
-                {w.name}
-              </TableCell>
-              <TableCell>
-                {w.usages.length > 0 ? (
-                  <ul style={{ margin: 0, paddingLeft: 16 }}>
-                    {w.usages.map((usage, i) => (
-                      <li key={i}>{describeUsage(usage, t)}</li>
-                    ))}
-                  </ul>
-                ) : (
-                  NONE
-                )}
-              </TableCell>
-              <TableCell>
-                {flags.length > 0 ? (
-                  <ul style={{ margin: 0, paddingLeft: 16 }}>
-                    {flags.map(flag => (
-                      <li key={flag.label}>
-                        {t('consumers.table.flag', {
-                          label: <strong>{flag.label}</strong>,
-                          explanation: flag.explanation,
-                        })}
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  NONE
-                )}
-              </TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
+    <Scrolling>
+      <Table
+        size="small"
+        className={classes.table}
+        aria-label={
+          props.title
+            ? t('consumers.table.labelOf', { group: props.title })
+            : t('consumers.table.label')
+        }
+      >
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('consumers.table.kind')}</TableCell>
+            <TableCell>{t('consumers.table.name')}</TableCell>
+            <TableCell>{t('consumers.table.usage')}</TableCell>
+            <TableCell>{t('consumers.table.notes')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {props.workloads.map(w => {
+            const flags = workloadFlags(w, t);
+            return (
+              <TableRow key={`${w.kind}/${w.name}`}>
+                <TableCell className={classes.oneLine}>{w.kind}</TableCell>
+                <TableCell
+                  component="th"
+                  scope="row"
+                  role="rowheader"
+                  className={classes.oneLine}
+                >
+                  {w.name}
+                </TableCell>
+                <TableCell>
+                  {w.usages.length > 0 ? (
+                    <ul style={{ margin: 0, paddingLeft: 16 }}>
+                      {w.usages.map((usage, i) => (
+                        <li key={i}>{describeUsage(usage, t)}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    NONE
+                  )}
+                </TableCell>
+                <TableCell>
+                  {flags.length > 0 ? (
+                    <ul style={{ margin: 0, paddingLeft: 16 }}>
+                      {flags.map(flag => (
+                        <li key={flag.label}>
+                          {t('consumers.table.flag', {
+                            label: <strong>{flag.label}</strong>,
+                            explanation: flag.explanation,
+                          })}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    NONE
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </Scrolling>
   );
 };
 
@@ -84,28 +113,36 @@ export const DiscoveryFailureTable = (props: {
   label: string;
 }) => {
   const t = useKryptonT();
+  const classes = useStyles();
   return (
-    <Table size="small" aria-label={props.label}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('consumers.table.kind')}</TableCell>
-          <TableCell>{t('consumers.table.code')}</TableCell>
-          <TableCell>{t('consumers.table.httpStatus')}</TableCell>
-          <TableCell>{t('consumers.table.message')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {props.failures.map((f, i) => (
-          <TableRow key={`${f.kind}-${i}`}>
-            <TableCell component="th" scope="row" role="rowheader">
-              {f.kind}
-            </TableCell>
-            <TableCell>{f.code}</TableCell>
-            <TableCell>{f.httpStatus ?? NONE}</TableCell>
-            <TableCell>{f.message}</TableCell>
+    <Scrolling>
+      <Table size="small" className={classes.table} aria-label={props.label}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('consumers.table.kind')}</TableCell>
+            <TableCell>{t('consumers.table.code')}</TableCell>
+            <TableCell>{t('consumers.table.httpStatus')}</TableCell>
+            <TableCell>{t('consumers.table.message')}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {props.failures.map((f, i) => (
+            <TableRow key={`${f.kind}-${i}`}>
+              <TableCell
+                component="th"
+                scope="row"
+                role="rowheader"
+                className={classes.oneLine}
+              >
+                {f.kind}
+              </TableCell>
+              <TableCell className={classes.oneLine}>{f.code}</TableCell>
+              <TableCell>{f.httpStatus ?? NONE}</TableCell>
+              <TableCell>{f.message}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Scrolling>
   );
 };

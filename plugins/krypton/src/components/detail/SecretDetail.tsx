@@ -8,6 +8,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Tab from '@material-ui/core/Tab';
 import Tabs from '@material-ui/core/Tabs';
+import { makeStyles } from '@material-ui/core/styles';
 import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@material-ui/lab/Alert';
 import {
@@ -107,6 +108,18 @@ export interface SecretDetailProps {
 }
 
 /**
+ * MUI gives a tab 160 px from a 600 px window on (Backstage 120 px from 960 px on): at an 800 px
+ * window the four tabs took 640 px of 528. A tab is as wide as its word, and no narrower than
+ * 96 px; a window too narrow for them all scrolls the tabs.
+ */
+const useStyles = makeStyles(theme => ({
+  tab: {
+    [theme.breakpoints.up('sm')]: { minWidth: 96 },
+    [theme.breakpoints.up('md')]: { minWidth: 120 },
+  },
+}));
+
+/**
  * One Secret: its metadata for every reader (the summary route), its values for those who may
  * reveal them, who may do what, its history, and the workloads that consume it. The location's
  * cluster is the one the link named; without one the backend's default cluster answers, and the
@@ -115,6 +128,7 @@ export interface SecretDetailProps {
 export const SecretDetail = (props: SecretDetailProps) => {
   const { location } = props;
   const t = useKryptonT();
+  const classes = useStyles();
   const baseId = useId();
   const live = useSecretSummary(location);
   const config = useKryptonConfig();
@@ -392,6 +406,8 @@ export const SecretDetail = (props: SecretDetailProps) => {
           aria-label={t('detail.tabs.label')}
           indicatorColor="primary"
           textColor="primary"
+          variant="scrollable"
+          scrollButtons="auto"
         >
           {SECRET_TABS.map(({ id }) =>
             routed ? (
@@ -399,6 +415,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
                 key={id}
                 value={id}
                 label={t(`detail.tabs.${id}`)}
+                classes={{ root: classes.tab }}
                 id={`${baseId}-tab-${id}`}
                 aria-controls={`${baseId}-panel-${id}`}
                 component={RouterLink}
@@ -409,6 +426,7 @@ export const SecretDetail = (props: SecretDetailProps) => {
                 key={id}
                 value={id}
                 label={t(`detail.tabs.${id}`)}
+                classes={{ root: classes.tab }}
                 id={`${baseId}-tab-${id}`}
                 aria-controls={`${baseId}-panel-${id}`}
               />

@@ -9,10 +9,12 @@ import {
 import { isSecretSummary } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import IconButton from '@material-ui/core/IconButton';
+import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
 import ChevronRightIcon from '@material-ui/icons/ChevronRight';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
-import { ReactNode, useId, useMemo, useState } from 'react';
+import { ReactElement, ReactNode, useId, useMemo, useState } from 'react';
 import { KryptonT, useKryptonT } from '../../translation';
 import { OwnerChip } from '../owner';
 import { SecretHref } from '../secretLink';
@@ -21,7 +23,7 @@ import { EntityRefList } from './EntityRefList';
 import { SecretRow, ShownSecretRow, keyCountOf, shownRow } from './secretRows';
 
 export interface SecretTableProps {
-  title: string;
+  title: string | ReactElement;
   rows: SecretRow[];
   /** Links names to the detail view; names are plain text without it. */
   href?: SecretHref;
@@ -34,6 +36,41 @@ export interface SecretTableProps {
   /** Extra links of a row, in a last column. */
   actions?: (row: SecretRow) => ReactNode;
 }
+
+/**
+ * An automatic table gives each column at least its widest line that cannot wrap, and Backstage's
+ * cells break words anywhere to stay narrower than that: at an 800 px window the table spilled
+ * out of its card and "Readable" broke mid-word. Here words stay whole; a name, its namespace and
+ * the tool that last changed it are one line each, cut with an ellipsis (the whole text on hover)
+ * instead of breaking at their hyphens, and a narrow table has narrower cell paddings.
+ */
+const useStyles = makeStyles({
+  table: {
+    containerType: 'inline-size',
+    '& td': { wordBreak: 'normal' },
+    '@container (max-width: 720px)': {
+      '& $lastChange': { minWidth: 0 },
+      '& $actions': { whiteSpace: 'normal' },
+      '& th, & td': { paddingLeft: 6, paddingRight: 6 },
+      '& th:first-child, & td:first-child': { paddingLeft: 16 },
+      // A sort arrow keeps its room in every header while hidden; only the sorted column's shows.
+      '& th [class*="MuiTableSortLabel-root"]:not([class*="MuiTableSortLabel-active"]) [class*="MuiTableSortLabel-icon"]':
+        { display: 'none' },
+    },
+  },
+  // Sized by the cell, never by its content: the width of 0 keeps the line out of its column's
+  // measure, and the min-width fills the cell.
+  fill: { display: 'block', width: 0, minWidth: '100%' },
+  line: {
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
+  // Room for a tool's name such as kubectl-client-side-apply, unless the table is narrow.
+  lastChange: { minWidth: '11rem' },
+  // A row's actions on one line, unless the table is narrow.
+  actions: { whiteSpace: 'nowrap' },
+});
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -111,6 +148,7 @@ function NameCell(props: {
 }) {
   const { row, href, showCluster } = props;
   const t = useKryptonT();
+  const classes = useStyles();
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const where = showCluster
@@ -139,23 +177,32 @@ function NameCell(props: {
         // Keeps names aligned: a row that did not resolve has no facts to show.
         <Box width={26} flexShrink={0} />
       )}
-      <Box minWidth={0} pt={0.5}>
+      <Box flexGrow={1} minWidth={0} pt={0.5}>
         <Typography
           variant="body2"
           component="div"
-          style={{ overflowWrap: 'break-word', fontWeight: 500 }}
+          className={`${classes.fill} ${classes.line}`}
+          style={{ fontWeight: 500 }}
         >
-          {href && !row.problem ? (
-            <Link to={href(row.location)}>{row.name}</Link>
-          ) : (
-            row.name
-          )}
+          <Tooltip title={row.name}>
+            {href && !row.problem ? (
+              <Link to={href(row.location)}>{row.name}</Link>
+            ) : (
+              <span>{row.name}</span>
+            )}
+          </Tooltip>
         </Typography>
-        <Typography variant="caption" color="textSecondary">
+        <Typography
+          variant="caption"
+          component="div"
+          color="textSecondary"
+          className={`${classes.fill} ${classes.line}`}
+          title={where}
+        >
           {where}
         </Typography>
         {row.summary?.owner && (
-          <Box mt={0.5}>
+          <Box mt={0.5} className={classes.fill}>
             <OwnerChip secret={row.summary} />
           </Box>
         )}
@@ -173,23 +220,31 @@ function StatusCell({ row }: { row: ShownSecretRow }) {
 
 function LastChangeCell({ row }: { row: SecretRow }) {
   const t = useKryptonT();
+  const classes = useStyles();
   if (!row.lastChange) return <>—</>;
   const manager = row.summary?.lastChange?.manager;
   return (
-    <>
+    <div className={classes.lastChange}>
       <RelativeTime value={row.lastChange} />
       {manager && (
+        // A tool's name such as kubectl-client-side-apply is one word to its reader.
         <Typography
           variant="caption"
           component="div"
           color="textSecondary"
-          style={{ overflowWrap: 'break-word' }}
+          className={`${classes.fill} ${classes.line}`}
+          title={manager}
         >
           {t('list.lastChangeBy', { manager })}
         </Typography>
       )}
-    </>
+    </div>
   );
+}
+
+function ActionsCell({ children }: { children: ReactNode }) {
+  const classes = useStyles();
+  return <div className={classes.actions}>{children}</div>;
 }
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
@@ -215,8 +270,8 @@ function columns(
       title: t('list.columns.name'),
       field: 'name',
       highlight: true,
-      cellStyle: { minWidth: 240, width: '45%' },
-      headerStyle: { minWidth: 240 },
+      // The name takes its share first; the other columns, their words' width and what is left.
+      width: '40%',
       render: row => (
         <NameCell row={row} href={href} showCluster={showCluster} />
       ),
@@ -227,20 +282,20 @@ function columns(
     {
       title: t('list.columns.version'),
       field: 'version',
+      width: 'auto',
       cellStyle: nowrap,
       headerStyle: nowrap,
     },
     {
       title: t('list.columns.status'),
       field: 'status',
-      cellStyle: { minWidth: 120 },
+      width: 'auto',
       render: row => <StatusCell row={row} />,
     },
     {
       title: t('list.columns.lastChange'),
       field: 'lastChange',
-      cellStyle: { minWidth: 110 },
-      headerStyle: nowrap,
+      width: 'auto',
       render: row => <LastChangeCell row={row} />,
     },
   ];
@@ -249,8 +304,8 @@ function columns(
       title: t('list.columns.actions'),
       field: 'actions',
       sorting: false,
-      cellStyle: nowrap,
-      render: actions,
+      width: 'auto',
+      render: row => <ActionsCell>{actions(row)}</ActionsCell>,
     });
   }
   return all;
@@ -268,15 +323,18 @@ export const SecretTable = ({
   actions,
 }: SecretTableProps) => {
   const t = useKryptonT();
+  const classes = useStyles();
   const shown = useMemo(() => rows.map(row => shownRow(t, row)), [rows, t]);
   return (
-    <Table<ShownSecretRow>
-      title={title}
-      options={{ paging: rows.length > 50, pageSize: 50, search }}
-      columns={columns(t, href, showCluster, actions)}
-      data={shown}
-      isLoading={isLoading}
-      emptyContent={emptyContent}
-    />
+    <div className={classes.table}>
+      <Table<ShownSecretRow>
+        title={title}
+        options={{ paging: rows.length > 50, pageSize: 50, search }}
+        columns={columns(t, href, showCluster, actions)}
+        data={shown}
+        isLoading={isLoading}
+        emptyContent={emptyContent}
+      />
+    </div>
   );
 };

@@ -2,6 +2,7 @@ import { Table, TableColumn } from '@backstage/core-components';
 import { StorageRewriteRun } from '@krypton/core';
 import { useKryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
+import { EmptyTable, ONE_LINE, useOperatorTableStyles } from './tableParts';
 
 /**
  * The last real run that covered each namespace the caller may list, with who ran it, when, and
@@ -14,13 +15,22 @@ export const StorageNamespacesTable = (props: {
   loading: boolean;
 }) => {
   const t = useKryptonT();
+  const classes = useOperatorTableStyles();
   const columns: TableColumn<StorageRewriteRun>[] = [
-    { title: t('operator.perNamespace.columns.namespace'), field: 'namespace' },
+    {
+      title: t('operator.perNamespace.columns.namespace'),
+      field: 'namespace',
+      cellStyle: ONE_LINE,
+    },
     {
       title: t('operator.perNamespace.columns.lastRun'),
       render: run => <RelativeTime value={run.requestedAt} />,
     },
-    { title: t('operator.perNamespace.columns.by'), field: 'requestedBy' },
+    {
+      title: t('operator.perNamespace.columns.by'),
+      field: 'requestedBy',
+      cellStyle: ONE_LINE,
+    },
     {
       title: t('operator.perNamespace.columns.verdict'),
       render: run =>
@@ -57,12 +67,15 @@ export const StorageNamespacesTable = (props: {
     },
   ];
   return (
-    <Table<StorageRewriteRun>
-      title={t('operator.perNamespace.title')}
-      options={{ paging: props.runs.length > 20, search: false }}
-      columns={columns}
-      data={props.runs}
-      isLoading={props.loading}
-    />
+    <div className={classes.root}>
+      <Table<StorageRewriteRun>
+        title={t('operator.perNamespace.title')}
+        options={{ paging: props.runs.length > 20, search: false }}
+        columns={columns}
+        data={props.runs}
+        isLoading={props.loading}
+        emptyContent={<EmptyTable text={t('operator.perNamespace.none')} />}
+      />
+    </div>
   );
 };

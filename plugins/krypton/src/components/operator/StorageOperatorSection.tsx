@@ -20,6 +20,7 @@ import { StorageMigrationsPanel } from './StorageMigrationsPanel';
 import { StorageNamespacesTable } from './StorageNamespacesTable';
 import { StorageRunView } from './StorageRunView';
 import { StorageRunsTable } from './StorageRunsTable';
+import { ONE_LINE } from './tableParts';
 import { useRunPolling } from './useRunPolling';
 
 /**
@@ -133,33 +134,44 @@ export const StorageOperatorSection = (props: { cluster?: string }) => {
       <Typography variant="body2" paragraph>
         {t('operator.intro')}
       </Typography>
-      <Box display="flex" alignItems="center" mb={2}>
+      {/* The buttons move under the field, together, when the card is too narrow for both. */}
+      <Box
+        display="flex"
+        alignItems="center"
+        flexWrap="wrap"
+        mb={2}
+        style={{ gap: 16 }}
+      >
         <TextField
           id="krypton-storage-rewrite-namespace"
           label={t('operator.namespaceLabel')}
+          helperText={t('operator.namespaceHelp')}
           value={namespace}
           onChange={e => setNamespace(e.target.value)}
           size="small"
-          style={{ minWidth: 360, marginRight: 16 }}
+          style={{ width: 360, maxWidth: '100%' }}
         />
-        <Button
-          variant="outlined"
-          onClick={() => start(true)}
-          disabled={starting !== undefined || running}
-          style={{ marginRight: 8 }}
-        >
-          {starting === 'dryRun'
-            ? t('operator.starting')
-            : t('operator.dryRun')}
-        </Button>
-        <Button
-          variant="contained"
-          color="primary"
-          onClick={() => start(false)}
-          disabled={starting !== undefined || running}
-        >
-          {starting === 'run' ? t('operator.starting') : t('operator.run')}
-        </Button>
+        <Box display="flex" style={{ gap: 8 }}>
+          <Button
+            variant="outlined"
+            onClick={() => start(true)}
+            disabled={starting !== undefined || running}
+            style={ONE_LINE}
+          >
+            {starting === 'dryRun'
+              ? t('operator.starting')
+              : t('operator.dryRun')}
+          </Button>
+          <Button
+            variant="contained"
+            color="primary"
+            onClick={() => start(false)}
+            disabled={starting !== undefined || running}
+            style={ONE_LINE}
+          >
+            {starting === 'run' ? t('operator.starting') : t('operator.run')}
+          </Button>
+        </Box>
       </Box>
       {startError && <ResponseErrorPanel error={startError} />}
       {shown && (

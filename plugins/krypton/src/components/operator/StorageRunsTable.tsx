@@ -4,6 +4,7 @@ import Button from '@material-ui/core/Button';
 import { useKryptonT } from '../../translation';
 import { RelativeTime } from '../time/RelativeTime';
 import { scopeCell, stateWord } from './runWords';
+import { EmptyTable, ONE_LINE, useOperatorTableStyles } from './tableParts';
 
 /**
  * The runs the caller may see, newest first: what each covered, who asked and when, how it ended
@@ -17,12 +18,18 @@ export const StorageRunsTable = (props: {
   onOpen: (run: StorageRewriteRunStatus) => void;
 }) => {
   const t = useKryptonT();
+  const classes = useOperatorTableStyles();
   const columns: TableColumn<StorageRewriteRunStatus>[] = [
     {
       title: t('operator.runs.columns.scope'),
+      cellStyle: ONE_LINE,
       render: run => scopeCell(t, run.scope),
     },
-    { title: t('operator.runs.columns.by'), field: 'requestedBy' },
+    {
+      title: t('operator.runs.columns.by'),
+      field: 'requestedBy',
+      cellStyle: ONE_LINE,
+    },
     {
       title: t('operator.runs.columns.requested'),
       render: run => <RelativeTime value={run.requestedAt} />,
@@ -70,19 +77,22 @@ export const StorageRunsTable = (props: {
     },
   ];
   return (
-    <Table<StorageRewriteRunStatus>
-      title={t('operator.runs.title')}
-      // The list is newest first; sorting or moving columns of rendered times and words adds
-      // nothing.
-      options={{
-        paging: props.runs.length > 20,
-        search: false,
-        sorting: false,
-        draggable: false,
-      }}
-      columns={columns}
-      data={props.runs}
-      isLoading={props.loading}
-    />
+    <div className={classes.root}>
+      <Table<StorageRewriteRunStatus>
+        title={t('operator.runs.title')}
+        // The list is newest first; sorting or moving columns of rendered times and words adds
+        // nothing.
+        options={{
+          paging: props.runs.length > 20,
+          search: false,
+          sorting: false,
+          draggable: false,
+        }}
+        columns={columns}
+        data={props.runs}
+        isLoading={props.loading}
+        emptyContent={<EmptyTable text={t('operator.runs.none')} />}
+      />
+    </div>
   );
 };

@@ -37,7 +37,9 @@ export function OwnerChip({
           // Focusable, so that keyboard users get the tooltip too.
           tabIndex={0}
           aria-describedby={detailsId}
-          style={{ maxWidth: '100%' }}
+          // Alone under a name: the theme's trailing margin for a row of chips would push it
+          // past a narrow column's edge.
+          style={{ maxWidth: '100%', marginRight: 0 }}
         />
       </Tooltip>
       <span id={detailsId} style={VISUALLY_HIDDEN}>

@@ -28,6 +28,16 @@ export interface NamespaceSecretsProps {
 
 type Done = 'created' | 'adopted' | 'recreated';
 
+/**
+ * A name in a title moves to a line of its own rather than breaking at its hyphens; only a name
+ * longer than the whole line breaks.
+ */
+const WHOLE = {
+  display: 'inline-block',
+  maxWidth: '100%',
+  overflowWrap: 'anywhere',
+} as const;
+
 const NOTICES = {
   created: 'platform.namespace.created',
   adopted: 'platform.namespace.adopted',
@@ -112,7 +122,9 @@ export const NamespaceSecrets = (props: NamespaceSecretsProps) => {
         />
       ) : (
         <SecretTable
-          title={t('platform.namespace.tableTitle', { namespace })}
+          title={t('platform.namespace.tableTitle', {
+            namespace: <span style={WHOLE}>{namespace}</span>,
+          })}
           rows={rows}
           href={props.href}
           search

@@ -9,6 +9,7 @@ import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
+import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import CodeIcon from '@material-ui/icons/Code';
@@ -50,12 +51,32 @@ const useStyles = makeStyles(theme => {
   };
 });
 
-/** The values table's width, which a revealed value takes its share of. */
+/**
+ * The values table's width, which a revealed value takes its share of, and which decides how the
+ * row's buttons are drawn. Backstage's cells break words anywhere to fit a squeezed column: at an
+ * 800 px window the buttons took the room and "Kind", "Size" and "29 bytes" broke mid-word. The
+ * headers, kinds, sizes and masks keep their words whole (a size on one line), and a table too
+ * narrow for the buttons' labels shows the buttons as icons, with the label as their tooltip and
+ * accessible name.
+ */
 const useTableStyles = makeStyles(theme => ({
-  container: { containerType: 'inline-size' },
+  container: {
+    containerType: 'inline-size',
+    '& thead th, & tbody td:nth-child(2), & tbody td:nth-child(3), & tbody td:nth-child(4)':
+      { wordBreak: 'normal' },
+    '& tbody td:nth-child(3)': { whiteSpace: 'nowrap' },
+    '@container (max-width: 760px)': {
+      '& $action': { minWidth: 0, padding: theme.spacing(0.5) },
+      '& $actionIcon': { margin: 0 },
+      '& $actionLabel': { display: 'none' },
+    },
+  },
   // MUI's small cells keep 24 px to their right; at 800 px those 120 px are the room that the
   // five columns lack.
   cell: { paddingRight: theme.spacing(1) },
+  action: {},
+  actionIcon: {},
+  actionLabel: {},
 }));
 
 const Text = ({ kind, id, children }: HostTextProps) => {
@@ -145,21 +166,28 @@ const ICONS = {
 // buttons; the row's buttons wrap as whole buttons instead.
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
-const ActionButton = (props: ActionButtonProps) => (
-  <Button
-    size="small"
-    style={NO_WRAP}
-    startIcon={ICONS[props.action]}
-    aria-label={props.label}
-    aria-describedby={props.describedBy}
-    aria-expanded={props.expanded}
-    aria-controls={props.controls}
-    aria-pressed={props.pressed}
-    onClick={props.onClick}
-  >
-    {props.label}
-  </Button>
-);
+const ActionButton = (props: ActionButtonProps) => {
+  const classes = useTableStyles();
+  return (
+    // The label on hover and focus, for a narrow table's icons.
+    <Tooltip title={props.label}>
+      <Button
+        size="small"
+        style={NO_WRAP}
+        classes={{ root: classes.action, startIcon: classes.actionIcon }}
+        startIcon={ICONS[props.action]}
+        aria-label={props.label}
+        aria-describedby={props.describedBy}
+        aria-expanded={props.expanded}
+        aria-controls={props.controls}
+        aria-pressed={props.pressed}
+        onClick={props.onClick}
+      >
+        <span className={classes.actionLabel}>{props.label}</span>
+      </Button>
+    </Tooltip>
+  );
+};
 
 const HostTable: TableParts['Table'] = ({ label, children }) => {
   const classes = useTableStyles();
