@@ -195,6 +195,46 @@ export class ClusterAdmin {
   }
 
   /**
+   * A ClusterRole with the given rules and its ClusterRoleBinding to one subject, both named `id`;
+   * revokeClusterWide removes them. For rights no namespace holds, such as listing namespaces.
+   */
+  async grantClusterWide(
+    id: string,
+    subject: Subject,
+    rules: Array<Record<string, string[]>>,
+  ): Promise<void> {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const role = await this.request({
+      method: 'POST',
+      path: `${rbac}/clusterroles`,
+      body: { metadata: { name: id }, rules },
+    });
+    const binding = await this.request({
+      method: 'POST',
+      path: `${rbac}/clusterrolebindings`,
+      body: {
+        metadata: { name: id },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: id,
+        },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', ...subject }],
+      },
+    });
+    if (role.status !== 201 || binding.status !== 201) {
+      throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    }
+  }
+
+  async revokeClusterWide(id: string): Promise<void> {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    for (const kind of ['clusterrolebindings', 'clusterroles']) {
+      await this.request({ method: 'DELETE', path: `${rbac}/${kind}/${id}` });
+    }
+  }
+
+  /**
    * Waits until the authorizer allows this user (with these groups) the request that the
    * attributes describe, as a SubjectAccessReview answers: a RoleBinding reaches the authorizer
    * a moment after it is written. Throws when it never does.

@@ -14,7 +14,6 @@ import {
   testPolicy,
 } from '../../__testUtils__/testBackend';
 
-const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const ROUTE = '/api/krypton/managed-namespaces';
 
 /**
@@ -66,37 +65,11 @@ describe('GET /managed-namespaces', () => {
     // With managedOnly off the Secret list shows unmanaged Secrets too; the first view still
     // counts only managed ones.
     krypton = await startKryptonBackend({ managedOnly: false });
-    const role = await admin.request({
-      method: 'POST',
-      path: `${RBAC}/clusterroles`,
-      body: {
-        metadata: { name: grant },
-        rules: [
-          { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
-        ],
-      },
-    });
-    const binding = await admin.request({
-      method: 'POST',
-      path: `${RBAC}/clusterrolebindings`,
-      body: {
-        metadata: { name: grant },
-        roleRef: {
-          apiGroup: 'rbac.authorization.k8s.io',
-          kind: 'ClusterRole',
-          name: grant,
-        },
-        subjects: [
-          {
-            apiGroup: 'rbac.authorization.k8s.io',
-            kind: 'User',
-            name: `user:default/${lister}`,
-          },
-        ],
-      },
-    });
-    if (role.status !== 201 || binding.status !== 201)
-      throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    await admin.grantClusterWide(
+      grant,
+      { kind: 'User', name: `user:default/${lister}` },
+      [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'] }],
+    );
     for (const ns of [listed, hidden, unmanagedOnly])
       await grantSecrets(ns.name, writer);
     await grantSecrets(listed.name, lister);
@@ -124,11 +97,7 @@ describe('GET /managed-namespaces', () => {
     );
   });
   afterAll(async () => {
-    for (const kind of ['clusterrolebindings', 'clusterroles']) {
-      await admin
-        .request({ method: 'DELETE', path: `${RBAC}/${kind}/${grant}` })
-        .catch(() => undefined);
-    }
+    await admin.revokeClusterWide(grant).catch(() => undefined);
     await krypton.stop();
     admin.close();
   });

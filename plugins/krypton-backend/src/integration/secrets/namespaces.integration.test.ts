@@ -13,8 +13,6 @@ import {
   testPolicy,
 } from '../../__testUtils__/testBackend';
 
-const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-
 /**
  * The platform page's namespace picker: the list is made as the user, so Kubernetes RBAC decides
  * it, except in serviceAccount mode, where the operator's allow-list is the answer.
@@ -54,48 +52,18 @@ describe('GET /namespaces', () => {
         { clusterUrl: 'http://127.0.0.1:9' },
       ),
     ]);
-    const role = await admin.request({
-      method: 'POST',
-      path: `${RBAC}/clusterroles`,
-      body: {
-        metadata: { name: grant },
-        rules: [
-          { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
-        ],
-      },
-    });
-    const binding = await admin.request({
-      method: 'POST',
-      path: `${RBAC}/clusterrolebindings`,
-      body: {
-        metadata: { name: grant },
-        roleRef: {
-          apiGroup: 'rbac.authorization.k8s.io',
-          kind: 'ClusterRole',
-          name: grant,
-        },
-        subjects: [
-          {
-            apiGroup: 'rbac.authorization.k8s.io',
-            kind: 'User',
-            name: `user:default/${lister}`,
-          },
-        ],
-      },
-    });
-    if (role.status !== 201 || binding.status !== 201)
-      throw new Error(`RBAC grant failed: ${role.status}/${binding.status}`);
+    await admin.grantClusterWide(
+      grant,
+      { kind: 'User', name: `user:default/${lister}` },
+      [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'] }],
+    );
     await eventually(
       () => get(impersonating, lister),
       r => r.status === 200,
     );
   });
   afterAll(async () => {
-    for (const kind of ['clusterrolebindings', 'clusterroles']) {
-      await admin
-        .request({ method: 'DELETE', path: `${RBAC}/${kind}/${grant}` })
-        .catch(() => undefined);
-    }
+    await admin.revokeClusterWide(grant).catch(() => undefined);
     await Promise.all([
       impersonating.stop(),
       hybrid.stop(),
