@@ -145,6 +145,39 @@ describe('GET /managed-namespaces', () => {
     expect(krypton.sink.audits.slice(auditsBefore)).toEqual([]);
   });
 
+  it("in serviceAccount mode, looks in the allow-list's namespaces and counts what the access rules let the user list", async () => {
+    // Krypton's own identity lists here, and a Secret without rules is open to no one but
+    // Krypton's admins: the writer, whom one Secret's rules name, counts that one only.
+    const serviceAccount = await startKryptonBackend({
+      managedOnly: false,
+      kubernetes: {
+        identity: 'serviceAccount',
+        serviceAccountMode: {
+          namespaces: [listed.name, hidden.name, unmanagedOnly.name],
+        },
+      },
+    });
+    try {
+      const res = await request(serviceAccount.server)
+        .get(ROUTE)
+        .set('Authorization', as(writer));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        items: [{ namespace: listed.name, secrets: 1 }],
+        notLookedIn: 0,
+      });
+      // carol has no RBAC at all and no rules name her: nothing is named, not even the
+      // allow-list's namespaces.
+      const carol = await request(serviceAccount.server)
+        .get(ROUTE)
+        .set('Authorization', as('carol'));
+      expect(carol.status).toBe(200);
+      expect(carol.body).toEqual({ items: [], notLookedIn: 0 });
+    } finally {
+      await serviceAccount.stop();
+    }
+  });
+
   it('refuses a user whom the permission policy denies krypton.secret.read, and anyone Kubernetes refuses the namespaces', async () => {
     testPolicy.denied.add(`user:default/${lister}:krypton.secret.read`);
     const denied = await get(lister);
