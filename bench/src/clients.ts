@@ -80,6 +80,33 @@ export async function sendJson<T>(
   return JSON.parse((await send(url, options)).toString('utf8')) as T;
 }
 
+/**
+ * A raw Kubernetes list read to its end as a client pages it: each page's JSON body is handed to
+ * `onPage`, and the `continue` token of its metadata is followed. Answers how many requests it
+ * sent.
+ */
+export async function readRawList(
+  url: string,
+  query: URLSearchParams,
+  options: { agent: http.Agent; headers: Record<string, string | string[]> },
+  onPage: (list: unknown, body: Buffer) => void,
+): Promise<number> {
+  let continueToken: string | undefined;
+  let requests = 0;
+  do {
+    const pageQuery = new URLSearchParams(query);
+    if (continueToken) pageQuery.set('continue', continueToken);
+    const body = await send(`${url}?${pageQuery}`, { ...options, expect: 200 });
+    const list = JSON.parse(body.toString('utf8')) as {
+      metadata?: { continue?: string };
+    };
+    onPage(list, body);
+    requests++;
+    continueToken = list.metadata?.continue || undefined;
+  } while (continueToken);
+  return requests;
+}
+
 /** Runs `items` through `run` with at most `limit` calls at once. */
 export async function bounded<T>(
   items: T[],

@@ -19,7 +19,7 @@ import {
   KubeRequest,
   KubeTransport,
 } from '@krypton/plugin-krypton-backend/src/kubernetes/transport';
-import { bounded, send } from './clients';
+import { bounded, readRawList, send } from './clients';
 import {
   MemoryPeak,
   Sample,
@@ -175,28 +175,20 @@ describe('the list of 2,000 managed Secrets', () => {
       limit?: number,
       includeObject?: string,
     ) => {
-      let continueToken: string | undefined;
+      const query = new URLSearchParams();
+      if (limit) query.set('limit', String(limit));
+      if (includeObject) query.set('includeObject', includeObject);
       let bytes = 0;
       let items = 0;
-      let requests = 0;
-      do {
-        const query = new URLSearchParams();
-        if (limit) query.set('limit', String(limit));
-        if (continueToken) query.set('continue', continueToken);
-        if (includeObject) query.set('includeObject', includeObject);
-        const body = await send(`${listUrl}?${query}`, {
-          agent: kubeAgent,
-          headers: { ...rawHeaders, Accept: accept },
-          expect: 200,
-        });
-        const list = JSON.parse(body.toString('utf8')) as {
-          metadata: { continue?: string };
-        };
-        bytes += body.length;
-        items += listedObjects(list).length;
-        requests++;
-        continueToken = list.metadata.continue || undefined;
-      } while (continueToken);
+      const requests = await readRawList(
+        listUrl,
+        query,
+        { agent: kubeAgent, headers: { ...rawHeaders, Accept: accept } },
+        (list, body) => {
+          bytes += body.length;
+          items += listedObjects(list).length;
+        },
+      );
       return { bytes, items, requests };
     };
     const kryptonUrl = `${krypton.url}/api/krypton/namespaces/${ns.name}/secrets`;

@@ -17,7 +17,7 @@ import {
   as,
   startKryptonBackend,
 } from '@krypton/plugin-krypton-backend/src/__testUtils__/testBackend';
-import { bounded, sendJson } from './clients';
+import { bounded, readRawList, sendJson } from './clients';
 import { Sample, formatColumns, toRow } from './measure';
 
 /*
@@ -112,21 +112,18 @@ describe('the first view of 100 namespaces', () => {
     const raw = async () => {
       // The namespace list in Krypton's pages of 100, metadata only.
       const all: string[] = [];
-      let continueToken: string | undefined;
-      do {
-        const query = new URLSearchParams({ limit: '100' });
-        if (continueToken) query.set('continue', continueToken);
-        const page = await sendJson<{
-          metadata: { continue?: string };
-          items: Array<{ metadata: { name: string } }>;
-        }>(`${state.server}/api/v1/namespaces?${query}`, {
+      await readRawList(
+        `${state.server}/api/v1/namespaces`,
+        new URLSearchParams({ limit: '100' }),
+        {
           agent: kubeAgent,
           headers: { ...rawHeaders, Accept: METADATA_LIST_ACCEPT },
-          expect: 200,
-        });
-        all.push(...page.items.map(ns => ns.metadata.name));
-        continueToken = page.metadata.continue || undefined;
-      } while (continueToken);
+        },
+        list => {
+          const page = list as { items: Array<{ metadata: { name: string } }> };
+          all.push(...page.items.map(ns => ns.metadata.name));
+        },
+      );
       const first = all.sort().slice(0, NAMESPACES);
       let counted = 0;
       await bounded(first, 4, async ns => {

@@ -1,4 +1,5 @@
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { layoutProblems } from './layoutCheck';
 import { repoRoot } from './portal/stack';
@@ -10,6 +11,7 @@ import {
   onPage,
   screenshot,
   signedInContext,
+  stack,
   updateThroughKrypton,
 } from './support';
 
@@ -102,11 +104,7 @@ const VIEWS: View[] = [
 
 /** Waits until nothing on the page is still loading. */
 async function settled(page: Page): Promise<void> {
-  await page
-    .getByRole('progressbar')
-    .first()
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
+  await page.getByRole('progressbar').first().waitFor({ state: 'detached' });
   await page.waitForLoadState('networkidle');
 }
 
@@ -144,7 +142,11 @@ describe('the layout of every view', () => {
           await settled(page);
           await view.then?.(page);
           await screenshot(page, `layout-${name}-${width}`);
-          if (DOCS_DIR) await screenshot(page, `${name}-${width}`, DOCS_DIR);
+          if (DOCS_DIR)
+            copyFileSync(
+              join(stack().artifactsDir, `layout-${name}-${width}.png`),
+              join(DOCS_DIR, `${name}-${width}.png`),
+            );
           found[width] = await layoutProblems(page);
         });
       }

@@ -101,15 +101,11 @@ export async function signedInContext(
 }
 
 /**
- * Saves the page as <name>.png in the artifacts folder, or in `dir`. Backstage scrolls its content
- * inside the page rather than the document, so the viewport is stretched to the tallest scrolling
- * element for the capture, and restored after it.
+ * Saves the page as <name>.png in the artifacts folder. Backstage scrolls its content inside the
+ * page rather than the document, so the viewport is stretched to the tallest scrolling element
+ * for the capture, and restored after it.
  */
-export async function screenshot(
-  page: Page,
-  name: string,
-  dir = stack().artifactsDir,
-): Promise<void> {
+export async function screenshot(page: Page, name: string): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1400, height: 1000 };
   const height = await page.evaluate(() =>
     Math.max(
@@ -125,7 +121,7 @@ export async function screenshot(
   });
   try {
     await page.screenshot({
-      path: join(dir, `${name}.png`),
+      path: join(stack().artifactsDir, `${name}.png`),
       fullPage: true,
     });
   } finally {

@@ -14,7 +14,12 @@ import { Cluster } from '../kubernetes/clusters';
 import { PolicyGate } from '../permissions/policyGate';
 import { secretResource } from '../permissions/resource';
 import { createCallerIdentifier } from './identifyCaller';
-import { SecretRequestContext, SecretTarget } from './requestContext';
+import {
+  CallerInput,
+  ClusterRequestContext,
+  SecretRequestContext,
+  SecretTarget,
+} from './requestContext';
 import { RequestPolicy, permissionsFor } from './requestPolicy';
 import { secretGates } from './secretGate';
 import { writeAnswerFor } from './writeAnswer';
@@ -55,8 +60,28 @@ export function createContextResolver(deps: ContextDeps) {
 
   async function context(target: SecretTarget): Promise<SecretRequestContext> {
     const namespace = validateNamespace(target.namespace);
-    const caller = await identify(target);
-    const { cluster, credentials, principal, actor, gateways } = caller;
+    return (await inNamespaces(target))(namespace);
+  }
+
+  /**
+   * One request's contexts in any namespace of its cluster: the caller is identified once, and
+   * each permission is asked of the policy once for all of them, as it is within one namespace.
+   */
+  async function inNamespaces(
+    input: CallerInput,
+  ): Promise<(namespace: string) => SecretRequestContext> {
+    const caller = await identify(input);
+    const requestPolicy = new RequestPolicy(policy, caller.credentials);
+    return namespace => inNamespace(caller, requestPolicy, namespace);
+  }
+
+  function inNamespace(
+    caller: ClusterRequestContext,
+    requestPolicy: RequestPolicy,
+    unchecked: string,
+  ): SecretRequestContext {
+    const namespace = validateNamespace(unchecked);
+    const { cluster, principal, actor, gateways } = caller;
     const { live, versioned, restart, deleted, ownerSync } = createEngines({
       mode: config.identity,
       gateways,
@@ -64,7 +89,6 @@ export function createContextResolver(deps: ContextDeps) {
       settings: config,
       actor,
     });
-    const requestPolicy = new RequestPolicy(policy, credentials);
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
     const gates = secretGates({
       live,
@@ -122,5 +146,5 @@ export function createContextResolver(deps: ContextDeps) {
     };
   }
 
-  return { context, identify };
+  return { context, inNamespaces, identify };
 }

@@ -49,22 +49,23 @@ export class NamespacesService {
    * The namespaces of the picker that hold managed Secrets the user may list, with how many.
    * Each count is the length of the Secret list that the user would see there, made by the same
    * service with every gate (RBAC as the user, the access rules, the policy's conditions), so a
-   * namespace whose Secrets the user may not list is never named. Budgeted: the first
-   * MANAGED_NAMESPACES_MAX namespaces by name are looked in, and the answer says how many were
-   * not.
+   * namespace whose Secrets the user may not list is never named. The lists share one context:
+   * the caller is identified, and each permission asked, once for all of them. Budgeted: the
+   * first MANAGED_NAMESPACES_MAX namespaces by name are looked in, and the answer says how many
+   * were not.
    */
   async managed(input: CallerInput): Promise<ManagedNamespacesDto> {
     const names = await this.list(input);
+    const inNamespace = await this.deps.callers.inNamespaces(input);
     const looked = names.slice(0, MANAGED_NAMESPACES_MAX);
     const found = await inPool(
       looked,
       MANAGED_NAMESPACES_CONCURRENCY,
       async (namespace): Promise<ManagedNamespace | undefined> => {
         try {
-          const items = await this.secrets.list(
-            { ...input, namespace },
-            { managed: true },
-          );
+          const items = await this.secrets.listIn(inNamespace(namespace), {
+            managed: true,
+          });
           return items.length > 0
             ? { namespace, secrets: items.length }
             : undefined;
@@ -90,6 +91,7 @@ function managedNamespaceOnFailure(
 ): ManagedNamespace | undefined {
   if (!(err instanceof KryptonError)) throw err;
   if (err.code === 'forbidden' || err.code === 'not_found') return undefined;
-  if (err.message === messages.listTooLarge) return { namespace, secrets: null };
+  if (err.message === messages.listTooLarge)
+    return { namespace, secrets: null };
   throw err;
 }

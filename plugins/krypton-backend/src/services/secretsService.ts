@@ -23,7 +23,7 @@ import {
 import { AUDIT_EVENTS, ownedEditMeta } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { admitSecretName } from './callers';
-import { SecretTarget } from './requestContext';
+import { SecretRequestContext, SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
@@ -64,7 +64,14 @@ export class SecretsService {
     target: SecretTarget,
     options: ListOptions,
   ): Promise<SecretListItem[]> {
-    const ctx = await this.deps.callers.context(target);
+    return this.listIn(await this.deps.callers.context(target), options);
+  }
+
+  /** The list in a context that a request may share with other namespaces' lists. */
+  async listIn(
+    ctx: SecretRequestContext,
+    options: ListOptions,
+  ): Promise<SecretListItem[]> {
     // As on every Secret route, Kubernetes RBAC answers before the permission: the policy is
     // asked beside the list and observed after it (README, Access). A conditional read filters
     // the list by what each Secret's metadata says, kept while the list is read.

@@ -19,6 +19,7 @@ import { KryptonT, useKryptonT } from '../../translation';
 import { OwnerChip } from '../owner';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
+import { useCellLineStyles } from './cellLines';
 import { EntityRefList } from './EntityRefList';
 import { SecretRow, ShownSecretRow, keyCountOf, shownRow } from './secretRows';
 
@@ -57,14 +58,6 @@ const useStyles = makeStyles({
       '& th [class*="MuiTableSortLabel-root"]:not([class*="MuiTableSortLabel-active"]) [class*="MuiTableSortLabel-icon"]':
         { display: 'none' },
     },
-  },
-  // Sized by the cell, never by its content: the width of 0 keeps the line out of its column's
-  // measure, and the min-width fills the cell.
-  fill: { display: 'block', width: 0, minWidth: '100%' },
-  line: {
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
   },
   // Room for a tool's name such as kubectl-client-side-apply, unless the table is narrow.
   lastChange: { minWidth: '11rem' },
@@ -148,7 +141,7 @@ function NameCell(props: {
 }) {
   const { row, href, showCluster } = props;
   const t = useKryptonT();
-  const classes = useStyles();
+  const lines = useCellLineStyles();
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const where = showCluster
@@ -181,7 +174,7 @@ function NameCell(props: {
         <Typography
           variant="body2"
           component="div"
-          className={`${classes.fill} ${classes.line}`}
+          className={`${lines.fill} ${lines.oneLine}`}
           style={{ fontWeight: 500 }}
         >
           <Tooltip title={row.name}>
@@ -196,13 +189,13 @@ function NameCell(props: {
           variant="caption"
           component="div"
           color="textSecondary"
-          className={`${classes.fill} ${classes.line}`}
+          className={`${lines.fill} ${lines.oneLine}`}
           title={where}
         >
           {where}
         </Typography>
         {row.summary?.owner && (
-          <Box mt={0.5} className={classes.fill}>
+          <Box mt={0.5} className={lines.fill}>
             <OwnerChip secret={row.summary} />
           </Box>
         )}
@@ -221,6 +214,7 @@ function StatusCell({ row }: { row: ShownSecretRow }) {
 function LastChangeCell({ row }: { row: SecretRow }) {
   const t = useKryptonT();
   const classes = useStyles();
+  const lines = useCellLineStyles();
   if (!row.lastChange) return <>—</>;
   const manager = row.summary?.lastChange?.manager;
   return (
@@ -232,7 +226,7 @@ function LastChangeCell({ row }: { row: SecretRow }) {
           variant="caption"
           component="div"
           color="textSecondary"
-          className={`${classes.fill} ${classes.line}`}
+          className={`${lines.fill} ${lines.oneLine}`}
           title={manager}
         >
           {t('list.lastChangeBy', { manager })}

@@ -1,11 +1,5 @@
-import {
-  InfoCard,
-  Progress,
-  ResponseErrorPanel,
-} from '@backstage/core-components';
+import { InfoCard, ResponseErrorPanel } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import { usePermission } from '@backstage/plugin-permission-react';
-import { kryptonStorageRewritePermission } from '@krypton/plugin-krypton-common';
 import { StorageRewriteRunStatus } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -26,16 +20,13 @@ import { useRunPolling } from './useRunPolling';
 /**
  * The storage rewrite page's tools: re-encode everything Krypton labels after an encryption-key
  * rotation, follow the run while the backend works through it, see whether the old key can be
- * retired, and see past runs and where each namespace stands. Only for holders of
- * krypton.storage.rewrite; the backend checks it again.
+ * retired, and see past runs and where each namespace stands. Its page draws it only for holders
+ * of krypton.storage.rewrite; the backend checks it again.
  */
 export const StorageOperatorSection = (props: { cluster?: string }) => {
   const api = useApi(kryptonApiRef);
   const t = useKryptonT();
   const { cluster } = props;
-  const { allowed, loading: permissionLoading } = usePermission({
-    permission: kryptonStorageRewritePermission,
-  });
   const [namespace, setNamespace] = useState('');
   const [starting, setStarting] = useState<'run' | 'dryRun'>();
   const [startError, setStartError] = useState<Error>();
@@ -43,12 +34,12 @@ export const StorageOperatorSection = (props: { cluster?: string }) => {
   const [cancelSending, setCancelSending] = useState(false);
   const [cancelFailure, setCancelFailure] = useState<Failure>();
   const runs = useAsyncRetry(
-    async () => (allowed ? api.storageRewriteRuns({ cluster }) : []),
-    [api, allowed, cluster],
+    () => api.storageRewriteRuns({ cluster }),
+    [api, cluster],
   );
   const perNamespace = useAsyncRetry(
-    async () => (allowed ? api.listStorageRewrites({ cluster }) : []),
-    [api, allowed, cluster],
+    () => api.listStorageRewrites({ cluster }),
+    [api, cluster],
   );
 
   const show = (run: StorageRewriteRunStatus) => {
@@ -77,9 +68,6 @@ export const StorageOperatorSection = (props: { cluster?: string }) => {
       }
     },
   });
-
-  if (permissionLoading) return <Progress />;
-  if (!allowed) return null;
 
   const start = async (dryRun: boolean) => {
     setStarting(dryRun ? 'dryRun' : 'run');

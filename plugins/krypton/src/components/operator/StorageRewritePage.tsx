@@ -12,7 +12,7 @@ import { useLocation, useSearchParams } from 'react-router-dom';
 import { rootRouteRef } from '../../routes';
 import { useKryptonT } from '../../translation';
 import { useKryptonConfig } from '../access/useKryptonConfig';
-import { clusterParam } from '../clusterParam';
+import { clusterChoices, clusterParam, namedCluster } from '../clusterParam';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { withCluster } from '../secretLink';
 import { trimTrailingSlashes } from '../trimTrailingSlashes';
@@ -59,9 +59,7 @@ export const StorageRewritePage = () => {
       />
     );
   } else {
-    const clusters = config.clusters.includes(cluster)
-      ? config.clusters
-      : [...config.clusters, cluster];
+    const clusters = clusterChoices(config.clusters, cluster);
     main = (
       <>
         {clusters.length > 1 && (
@@ -71,13 +69,10 @@ export const StorageRewritePage = () => {
               select
               label={t('platform.picker.cluster')}
               value={cluster}
-              onChange={e =>
-                setParams(
-                  e.target.value === defaultCluster
-                    ? {}
-                    : { cluster: e.target.value },
-                )
-              }
+              onChange={e => {
+                const named = namedCluster(e.target.value, defaultCluster);
+                setParams(named ? { cluster: named } : {});
+              }}
               SelectProps={{ native: true }}
               variant="outlined"
               size="small"

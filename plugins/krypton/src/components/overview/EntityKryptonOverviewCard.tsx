@@ -30,6 +30,7 @@ import { useId, useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
+import { useCellLineStyles } from '../list/cellLines';
 import { SecretRow, formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
 import { OwnerChip } from '../owner';
@@ -61,15 +62,6 @@ const useStyles = makeStyles(theme => ({
   },
   secretColumn: { width: '45%' },
   versionColumn: { whiteSpace: 'nowrap' },
-  // Sized by the cell, never by its content: an automatic table grows a column to the widest
-  // line that cannot wrap, and a long name (or owner's mark) would take the card's width for
-  // itself. The width of 0 keeps it out of the column's measure; the min-width fills the cell.
-  fill: { display: 'block', width: 0, minWidth: '100%' },
-  name: {
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
-  },
   links: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -148,6 +140,7 @@ function NameCell(props: {
   const { row, href, showCluster, nameId } = props;
   const t = useKryptonT();
   const classes = useStyles();
+  const lines = useCellLineStyles();
   const full = showCluster
     ? t('overview.fullNameInCluster', {
         cluster: row.cluster || t('list.defaultCluster'),
@@ -158,7 +151,7 @@ function NameCell(props: {
   const linked = href && !row.problem;
   return (
     <>
-      <span className={`${classes.fill} ${classes.name}`}>
+      <span className={`${lines.fill} ${lines.oneLine}`}>
         <Tooltip title={full}>
           {linked ? (
             <Link id={nameId} to={href(row.location)}>
@@ -186,7 +179,7 @@ function NameCell(props: {
         </Typography>
       )}
       {row.summary?.owner && (
-        <Box mt={0.5} className={classes.fill}>
+        <Box mt={0.5} className={lines.fill}>
           <OwnerChip secret={row.summary} />
         </Box>
       )}

@@ -10,7 +10,7 @@ import { useKryptonT } from '../../translation';
 import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
-import { clusterParam } from '../clusterParam';
+import { clusterChoices, clusterParam, namedCluster } from '../clusterParam';
 import { StorageRewriteLink } from '../operator/StorageRewriteLink';
 import { KryptonPageFrame } from '../KryptonPageFrame';
 import { useSecretHref } from '../secretLink';
@@ -39,8 +39,8 @@ export const SecretsHome = () => {
 
   const queryOf = (next: { cluster: string; namespace: string }) => {
     const query: Record<string, string> = {};
-    if (next.cluster && next.cluster !== defaultCluster)
-      query.cluster = next.cluster;
+    const named = namedCluster(next.cluster, defaultCluster);
+    if (named) query.cluster = named;
     if (next.namespace) query.namespace = next.namespace;
     return query;
   };
@@ -67,11 +67,7 @@ export const SecretsHome = () => {
           />
         )}
         <LocationPicker
-          clusters={
-            config.clusters.includes(cluster)
-              ? config.clusters
-              : [...config.clusters, cluster]
-          }
+          clusters={clusterChoices(config.clusters, cluster)}
           cluster={cluster}
           namespace={namespace}
           onChange={choose}
