@@ -727,6 +727,232 @@ export interface ConsumersResult {
 }
 
 /**
+ * What a container (or a pod, for its worst container) holds of a Secret, as its start and the
+ * Secret's history tell. Never a guess: where the history cannot tell, the claim says so.
+ *
+ * - `version`: it read this version, which was live when it started;
+ * - `between`: it started within seconds of a change, so it read one of `from` to `to`;
+ * - `olderThan`: it started before the oldest version whose start the history knows (pruned, or
+ *   a change before the history began): it holds a version older than `version`;
+ * - `expected`: a volume mount without `subPath` that started before the live version: the kubelet
+ *   updates its files within its sync period, by `by` (absent when the live version's start is
+ *   not known);
+ * - `notStarted`: it has never started, so it holds nothing yet and will read the live version;
+ * - `unknown`: its start or the live version counter cannot be read;
+ * - `imagePullOnly` (pods only): the pod names the Secret only in `imagePullSecrets`, which the
+ *   kubelet reads when it pulls an image, so running containers hold nothing of it;
+ * - `unused` (pods only): the pod's own spec does not reference the Secret (a pod of an older
+ *   template).
+ *
+ * @public
+ */
+export type HeldVersion =
+  | { state: 'version'; version: number }
+  | { state: 'between'; from: number; to: number }
+  | { state: 'olderThan'; version: number }
+  | { state: 'expected'; version: number; by?: string }
+  | { state: 'notStarted' }
+  | { state: 'unknown' }
+  | { state: 'imagePullOnly' }
+  | { state: 'unused' };
+
+/**
+ * How a container reads a Secret: at its start (`env`, `envFrom`, a `subPath` mount), or through
+ * a mounted `volume` or `projected` volume that follows the Secret.
+ *
+ * @public
+ */
+export type ContainerRead =
+  | 'env'
+  | 'envFrom'
+  | 'subPath'
+  | 'volume'
+  | 'projected';
+
+/** @public */
+export interface ContainerVersion {
+  name: string;
+  /** `init` and `ephemeral` containers read at their start too. */
+  role: 'container' | 'init' | 'ephemeral';
+  reads: ContainerRead[];
+  /** When its current (or last) instance started, as the kubelet reports it. */
+  startedAt?: string;
+  running: boolean;
+  restarts: number;
+  /** Why it is waiting, as the kubelet says (CrashLoopBackOff, ImagePullBackOff...). */
+  waitingReason?: string;
+  holds: HeldVersion;
+}
+
+/** @public */
+export interface ConsumerPod {
+  name: string;
+  /** The pod's phase, as the kubelet reports it (Pending, Running...). */
+  phase: string;
+  ready: boolean;
+  creationTimestamp?: string;
+  /** Set while the pod is being deleted. */
+  deleting: boolean;
+  /** The pod's claim: its containers' oldest. */
+  holds: HeldVersion;
+  containers: ContainerVersion[];
+}
+
+/**
+ * Where a group of pods stands against the live Secret: `current` holds it; `stale` holds an older
+ * version; `converging` waits for the kubelet to update a volume; `uncertain` started while the
+ * Secret changed, or cannot be told; `notStarted` has not read it yet; `unaffected` does not read
+ * it while running.
+ *
+ * @public
+ */
+export type PodVersionStatus =
+  | 'current'
+  | 'stale'
+  | 'converging'
+  | 'uncertain'
+  | 'notStarted'
+  | 'unaffected';
+
+/** @public */
+export interface PodVersionGroup {
+  holds: HeldVersion;
+  status: PodVersionStatus;
+  /** The pods' names, sorted. */
+  pods: string[];
+  /**
+   * For stale pods: when the version they hold was replaced. With `olderThan`, the latest that
+   * can be: they have been stale at least since then.
+   */
+  staleSince?: string;
+}
+
+/**
+ * A workload's rollout, as its controller reports it. A count is null when the status does not
+ * carry it (a controller that has not reported yet).
+ *
+ * @public
+ */
+export interface RolloutState {
+  desired: number | null;
+  updated: number | null;
+  ready: number | null;
+  available: number | null;
+  /** The controller has seen the newest spec: status.observedGeneration ≥ metadata.generation. */
+  observed: boolean;
+  conditions: WorkloadCondition[];
+}
+
+/** @public */
+export interface WorkloadCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  /** The controller's own words, cut to 512 characters. */
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+/**
+ * Why a rollout may not reach every pod: `paused` (a paused Deployment), `on-delete` (pods roll
+ * only when deleted), `progress-deadline` (the Deployment's Progressing condition gave up),
+ * `replica-failure` (pods could not be created), `not-observed` (the controller has not seen the
+ * newest spec), and of pods: `crash-loop`, `image-pull`, `pending`, `not-ready`.
+ *
+ * @public
+ */
+export type RolloutProblemReason =
+  | 'paused'
+  | 'on-delete'
+  | 'progress-deadline'
+  | 'replica-failure'
+  | 'not-observed'
+  | 'crash-loop'
+  | 'image-pull'
+  | 'pending'
+  | 'not-ready';
+
+/** @public */
+export interface RolloutProblem {
+  reason: RolloutProblemReason;
+  /** The pods it concerns, for the problems of pods. */
+  pods?: string[];
+}
+
+/**
+ * Why a workload's pods could not be read. Its pods are then unknown, not zero.
+ *
+ * @public
+ */
+export interface PodsFailure {
+  code: RestartFailureCode;
+  message: string;
+  httpStatus?: number;
+}
+
+/**
+ * One consuming workload with its pods, grouped by the version of the Secret they hold.
+ *
+ * @public
+ */
+export interface ConsumerWorkloadVersions extends ConsumerWorkload {
+  rollout: RolloutState;
+  problems: RolloutProblem[];
+  /** Stale groups first, oldest version first; empty when podsFailure is set. */
+  groups: PodVersionGroup[];
+  /** Sorted by name; empty when podsFailure is set. */
+  pods: ConsumerPod[];
+  podsFailure?: PodsFailure;
+}
+
+/**
+ * The counts of every pod of every consuming workload whose pods were read.
+ *
+ * @public
+ */
+export interface ConsumerVersionsSummary {
+  pods: number;
+  current: number;
+  stale: number;
+  converging: number;
+  uncertain: number;
+  notStarted: number;
+  unaffected: number;
+  /**
+   * The versions that stale pods may hold, oldest first (both sides of a start during a change);
+   * `olderThan` groups are not among them.
+   */
+  staleVersions: number[];
+  /** Stale pods that hold a version older than the oldest the history can tell. */
+  olderThanHistory: number;
+  /** Workloads whose pods could not be read. */
+  unreadWorkloads: number;
+  /**
+   * Every pod that reads the Secret holds the live version (converging volumes past their
+   * expected time count), and every workload and its pods could be read.
+   */
+  allCurrent: boolean;
+  /** For people; automation reads the counts. */
+  message: string;
+}
+
+/**
+ * GET .../secrets/:name/consumers/pods: the consumers dry run with each workload's pods and the
+ * version of the Secret each holds. Read-only; it never restarts anything.
+ *
+ * @public
+ */
+export interface ConsumerVersionsResult {
+  /** The live version and since when it has been live; version null when its counter is unreadable. */
+  live: { version: number | null; since?: string };
+  /** The server's clock when the pods were read: durations are measured against it. */
+  checkedAt: string;
+  workloads: ConsumerWorkloadVersions[];
+  discoveryFailures: DiscoveryFailure[];
+  summary: ConsumerVersionsSummary;
+}
+
+/**
  * What one of Krypton's objects is to the storage rewrite: a managed live Secret, a history
  * snapshot that passes the binding validation, or a Krypton-labelled object that does not: a
  * `quarantined` record in Krypton's current shape, or a `legacy` copy in an older one.

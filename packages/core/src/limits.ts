@@ -79,6 +79,44 @@ export const MANAGED_NAMESPACES_MAX = INVENTORY_MAX_PAGES;
 export const MANAGED_NAMESPACES_CONCURRENCY = 4;
 
 /**
+ * How many consuming workloads have their pods read at once (each one or two lists).
+ *
+ * @public
+ */
+export const CONSUMER_PODS_CONCURRENCY = 4;
+
+/**
+ * How far a container's start may be from the moment it read a Secret: the kubelet reports starts
+ * to the second, and resolves a container's environment just before it starts it.
+ *
+ * @public
+ */
+export const START_SLACK_MS = 1000;
+
+/**
+ * How long after a version's snapshot-at a container may still have read the version before it:
+ * the write lands after its snapshot, and reaches the kubelet's watch after that.
+ *
+ * @public
+ */
+export const CHANGE_PROPAGATION_MS = 3000;
+
+/**
+ * By when a mounted Secret volume (without `subPath`) is expected to hold a change: the kubelet's
+ * default sync period of a minute, and its cache's propagation.
+ *
+ * @public
+ */
+export const VOLUME_SYNC_MS = 90_000;
+
+/**
+ * The longest workload condition message an answer carries.
+ *
+ * @public
+ */
+export const CONDITION_MESSAGE_MAX = 512;
+
+/**
  * The longest description a Secret may carry, in UTF-16 code units; the API and the forms check it.
  *
  * @public

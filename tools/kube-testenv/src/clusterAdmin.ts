@@ -290,6 +290,18 @@ export class ClusterAdmin {
     ]);
   }
 
+  /** What the consumers view reads of a workload's pods: its ReplicaSets and Pods. */
+  grantPods(namespace: string, subject: Subject): Promise<void> {
+    return this.grant(namespace, grantId('pods', subject), subject, [
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+      {
+        apiGroups: ['apps'],
+        resources: ['replicasets'],
+        verbs: ['get', 'list'],
+      },
+    ]);
+  }
+
   createSecret(
     namespace: string,
     body: Record<string, unknown>,

@@ -43,6 +43,16 @@ export {
 } from './workloads';
 export type { StoredWorkload, WorkloadKind } from './workloads';
 export {
+  createPod,
+  createReplicaSet,
+  runningContainer,
+  runningPod,
+  setPodStatus,
+  setWorkloadStatus,
+  startedAt,
+} from './pods';
+export type { StoredObject } from './pods';
+export {
   OWNER_KINDS,
   createOwner,
   installOwnerKinds,

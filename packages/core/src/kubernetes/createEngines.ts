@@ -1,4 +1,5 @@
 import { IdentityMode } from '../dto';
+import { ConsumerVersions } from './consumerVersions';
 import { Parsed } from '../settings';
 import { DeletedSecrets } from './deletedSecrets';
 import { SecretHistory } from './history';
@@ -40,6 +41,8 @@ export interface KryptonEngines {
   versioned: VersionedSecrets;
   /** Workload discovery and restarts, with the workload identity of the mode. */
   restart: RestartConsumers;
+  /** The version each consuming pod holds; pods are read as the user. */
+  consumerVersions: ConsumerVersions;
   /** Secrets that are gone while their history is kept, and their recreation. */
   deleted: DeletedSecrets;
   /** Requests to a Secret's owner to write it again from its source, as the user only. */
@@ -93,6 +96,13 @@ export function createEngines(options: {
     live,
     versioned,
     restart,
+    consumerVersions: new ConsumerVersions({
+      live,
+      history,
+      restart,
+      pods: gateways.live,
+      annotationPrefix: settings.annotationPrefix,
+    }),
     deleted: new DeletedSecrets({ live, history }),
     ownerSync: new OwnerSync({
       live,

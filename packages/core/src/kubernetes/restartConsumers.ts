@@ -131,18 +131,30 @@ function withMessage<
   return out;
 }
 
-/** A workload of a complete inventory that references the Secret. */
-interface Match {
+/**
+ * A workload of a complete inventory that references the Secret.
+ *
+ * @public
+ */
+export interface ConsumerMatch {
   kind: WorkloadKind;
   type: ResourceType<Workload>;
   workload: Workload;
   usages: SecretUsage[];
 }
 
-interface Discovery {
-  matches: Match[];
+/**
+ * What discovery found: the matches of every kind whose inventory was complete, and a failure for
+ * each kind whose inventory was not (its matches are unknown, not zero).
+ *
+ * @public
+ */
+export interface ConsumerDiscovery {
+  matches: ConsumerMatch[];
   discoveryFailures: DiscoveryFailure[];
 }
+
+type Match = ConsumerMatch;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -214,10 +226,11 @@ export interface RestartConsumersOptions {
 export class RestartConsumers {
   constructor(private readonly options: RestartConsumersOptions) {}
 
-  private async discover(
+  /** The workloads of the three kinds that reference the Secret; no gate of its own. */
+  async discover(
     namespace: string,
     secretName: string,
-  ): Promise<Discovery> {
+  ): Promise<ConsumerDiscovery> {
     const perKind = await Promise.all(
       KINDS.map(async ([kind, type]) => {
         const matches: Match[] = [];
@@ -255,7 +268,7 @@ export class RestartConsumers {
         }
       }),
     );
-    const discovery: Discovery = { matches: [], discoveryFailures: [] };
+    const discovery: ConsumerDiscovery = { matches: [], discoveryFailures: [] };
     for (const result of perKind) {
       if ('failure' in result && result.failure)
         discovery.discoveryFailures.push(result.failure);
@@ -381,26 +394,39 @@ export class RestartConsumers {
       secretName,
     );
     const workloads: ConsumerWorkload[] = [];
-    for (const { kind, workload, usages } of matches) {
-      const name = workload.metadata.name;
-      if (typeof name !== 'string') continue;
-      const spec = (workload.spec ?? {}) as Json;
-      const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : {};
-      workloads.push({
-        kind,
-        name,
-        usages,
-        paused: kind === 'Deployment' && spec.paused === true,
-        onDelete: kind !== 'Deployment' && strategy.type === 'OnDelete',
-        reloader: watchedByReloader(workload, secretName),
-        labels: { ...(workload.metadata.labels ?? {}) },
-      });
+    for (const match of matches) {
+      const consumer = consumerWorkload(match, secretName);
+      if (consumer) workloads.push(consumer);
     }
     workloads.sort(
       (a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
     );
     return { workloads, discoveryFailures };
   }
+}
+
+/**
+ * A match as the dry run shows it; undefined for a workload without a name.
+ *
+ * @public
+ */
+export function consumerWorkload(
+  { kind, workload, usages }: ConsumerMatch,
+  secretName: string,
+): ConsumerWorkload | undefined {
+  const name = workload.metadata.name;
+  if (typeof name !== 'string') return undefined;
+  const spec = (workload.spec ?? {}) as Json;
+  const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : {};
+  return {
+    kind,
+    name,
+    usages,
+    paused: kind === 'Deployment' && spec.paused === true,
+    onDelete: kind !== 'Deployment' && strategy.type === 'OnDelete',
+    reloader: watchedByReloader(workload, secretName),
+    labels: { ...(workload.metadata.labels ?? {}) },
+  };
 }
 
 function hasIdentity(name: unknown, uid: unknown, resourceVersion: unknown) {

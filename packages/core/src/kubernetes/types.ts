@@ -65,6 +65,19 @@ export interface NativeSecret extends KubeObject {
  */
 export interface Workload extends KubeObject {
   spec?: Record<string, unknown>;
+  /** What its controller reports; read by the rollout state, never written. */
+  status?: Record<string, unknown>;
+}
+
+/**
+ * A core/v1 Pod, or an apps/v1 ReplicaSet: spec and status are read by the engines that need
+ * them, never written.
+ *
+ * @public
+ */
+export interface PodLike extends KubeObject {
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
 }
 
 /**
@@ -107,6 +120,19 @@ export const DAEMON_SETS: ResourceType<Workload> = {
   apiPath: '/apis/apps/v1',
   plural: 'daemonsets',
   kind: 'DaemonSet',
+};
+
+/** @public */
+export const PODS: ResourceType<PodLike> = {
+  apiPath: '/api/v1',
+  plural: 'pods',
+  kind: 'Pod',
+};
+/** @public */
+export const REPLICA_SETS: ResourceType<PodLike> = {
+  apiPath: '/apis/apps/v1',
+  plural: 'replicasets',
+  kind: 'ReplicaSet',
 };
 
 /** @public */

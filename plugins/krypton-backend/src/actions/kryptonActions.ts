@@ -209,7 +209,7 @@ export function registerKryptonActions(
     name: 'list-secret-consumers',
     title: "List a Secret's consumers",
     description:
-      'A dry run of restart-secret-consumers: the Deployments, StatefulSets and DaemonSets that reference the Secret and how, without changing anything.',
+      'A dry run of restart-secret-consumers: the Deployments, StatefulSets and DaemonSets that reference the Secret and how, without changing anything; and for each, its rollout and its pods grouped by the version of the Secret they hold (summary.allCurrent: every pod is on the live version).',
     visibilityPermission: kryptonActionsReadPermission,
     attributes: READ_ONLY,
     schema: {
@@ -217,12 +217,15 @@ export function registerKryptonActions(
       output: () => consumersResult,
     },
     action: async ({ input, credentials }) =>
-      translated(async () => ({
-        output: await services.restart.consumers(
+      translated(async () => {
+        const result = await services.restart.consumerVersions(
           targetOf(credentials, input),
           input.name,
-        ),
-      })),
+        );
+        // The groups name every pod; each pod's containers stay with the route.
+        const workloads = result.workloads.map(({ pods: _pods, ...w }) => w);
+        return { output: { ...result, workloads } };
+      }),
   });
 
   registry.register({

@@ -157,31 +157,120 @@ export const restartResult = z.object({
   note: z.string(),
 });
 
-export const consumersResult = z.object({
-  workloads: z.array(
+const consumerWorkload = z.object({
+  kind: workloadKind,
+  name: z.string(),
+  usages: z.array(
     z.object({
-      kind: workloadKind,
-      name: z.string(),
-      usages: z.array(
-        z.object({
-          type: z.enum([
-            'env',
-            'envFrom',
-            'volume',
-            'projected',
-            'imagePullSecret',
-          ]),
-          containers: z.array(z.string()).optional(),
-          volume: z.string().optional(),
-        }),
+      type: z.enum([
+        'env',
+        'envFrom',
+        'volume',
+        'projected',
+        'imagePullSecret',
+      ]),
+      containers: z.array(z.string()).optional(),
+      volume: z.string().optional(),
+    }),
+  ),
+  paused: z.boolean(),
+  onDelete: z.boolean(),
+  reloader: z.boolean(),
+  labels: z.record(z.string()),
+});
+
+const heldVersion = z
+  .object({
+    state: z.enum([
+      'version',
+      'between',
+      'olderThan',
+      'expected',
+      'notStarted',
+      'unknown',
+      'imagePullOnly',
+      'unused',
+    ]),
+    version: z.number().optional(),
+    from: z.number().optional(),
+    to: z.number().optional(),
+    by: z.string().optional(),
+  })
+  .describe(
+    'version: holds it; between: started during a change, holds one of from..to; olderThan: a version older than it, where history cannot tell; expected: a mounted volume the kubelet updates by `by`',
+  );
+
+export const consumersResult = z.object({
+  live: z.object({
+    version: z.number().nullable(),
+    since: z.string().optional(),
+  }),
+  checkedAt: z.string(),
+  workloads: z.array(
+    consumerWorkload.extend({
+      rollout: z.object({
+        desired: z.number().nullable(),
+        updated: z.number().nullable(),
+        ready: z.number().nullable(),
+        available: z.number().nullable(),
+        observed: z.boolean(),
+        conditions: z.array(
+          z.object({
+            type: z.string(),
+            status: z.string(),
+            reason: z.string().optional(),
+            message: z.string().optional(),
+            lastTransitionTime: z.string().optional(),
+          }),
+        ),
+      }),
+      problems: z.array(
+        z.object({ reason: z.string(), pods: z.array(z.string()).optional() }),
       ),
-      paused: z.boolean(),
-      onDelete: z.boolean(),
-      reloader: z.boolean(),
-      labels: z.record(z.string()),
+      groups: z
+        .array(
+          z.object({
+            holds: heldVersion,
+            status: z.enum([
+              'current',
+              'stale',
+              'converging',
+              'uncertain',
+              'notStarted',
+              'unaffected',
+            ]),
+            pods: z.array(z.string()),
+            staleSince: z.string().optional(),
+          }),
+        )
+        .describe(
+          "The workload's pods grouped by the Secret version they hold",
+        ),
+      podsFailure: z
+        .object(failure)
+        .optional()
+        .describe(
+          'Set when the pods could not be read: their versions are unknown',
+        ),
     }),
   ),
   discoveryFailures: z.array(discoveryFailure),
+  summary: z.object({
+    pods: z.number(),
+    current: z.number(),
+    stale: z.number(),
+    converging: z.number(),
+    uncertain: z.number(),
+    notStarted: z.number(),
+    unaffected: z.number(),
+    staleVersions: z.array(z.number()),
+    olderThanHistory: z.number(),
+    unreadWorkloads: z.number(),
+    allCurrent: z
+      .boolean()
+      .describe('Every pod that reads the Secret holds the live version'),
+    message: z.string(),
+  }),
 });
 
 export const keyDiffEntry = z.object({

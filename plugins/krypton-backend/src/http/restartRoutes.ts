@@ -5,7 +5,7 @@ import { requireNoBody } from './body';
 import { NO_QUERY, withQuery } from './query';
 import { targetOf } from './target';
 
-/** The consumers dry run, restart-consumers and its last result. */
+/** The consumers dry run, its pods' versions, restart-consumers and its last result. */
 export function restartRoutes(router: Router, restart: RestartService) {
   router.post(
     '/namespaces/:namespace/secrets/:name/restart-consumers',
@@ -28,6 +28,13 @@ export function restartRoutes(router: Router, restart: RestartService) {
     '/namespaces/:namespace/secrets/:name/consumers',
     withQuery(NO_QUERY, async (req, res) => {
       res.json(await restart.consumers(targetOf(req), req.params.name));
+    }),
+  );
+
+  router.get(
+    '/namespaces/:namespace/secrets/:name/consumers/pods',
+    withQuery(NO_QUERY, async (req, res) => {
+      res.json(await restart.consumerVersions(targetOf(req), req.params.name));
     }),
   );
 }

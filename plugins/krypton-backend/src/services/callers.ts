@@ -82,13 +82,14 @@ export function createContextResolver(deps: ContextDeps) {
   ): SecretRequestContext {
     const namespace = validateNamespace(unchecked);
     const { cluster, principal, actor, gateways } = caller;
-    const { live, versioned, restart, deleted, ownerSync } = createEngines({
+    const engines = createEngines({
       mode: config.identity,
       gateways,
       cluster: cluster.name,
       settings: config,
       actor,
     });
+    const { live } = engines;
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
     const gates = secretGates({
       live,
@@ -100,11 +101,7 @@ export function createContextResolver(deps: ContextDeps) {
     return {
       ...caller,
       namespace,
-      live,
-      versioned,
-      restart,
-      deleted,
-      ownerSync,
+      ...engines,
       gate: gates.gate,
       resourceOf,
       policyOn: permissions => requestPolicy.on(permissions),

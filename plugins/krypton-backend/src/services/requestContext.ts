@@ -12,6 +12,7 @@ import {
   OwnerSync,
   Principal,
   RequestGateways,
+  ConsumerVersions,
   RestartConsumers,
   SecretAction,
   SecretPolicyAnswers,
@@ -61,6 +62,8 @@ export interface SecretRequestContext extends ClusterRequestContext {
   versioned: VersionedSecrets;
   /** Workload discovery and restarts, with the workload identity of the mode. */
   restart: RestartConsumers;
+  /** The version each consuming pod holds; pods are read as the user. */
+  consumerVersions: ConsumerVersions;
   /** Secrets that are gone while their history is kept, and their recreation. */
   deleted: DeletedSecrets;
   /** Requests to a Secret's owner to write it again from its source, as the user only. */

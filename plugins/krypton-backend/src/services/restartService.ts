@@ -1,4 +1,5 @@
 import {
+  ConsumerVersionsResult,
   ConsumersResult,
   KryptonError,
   LastRestart,
@@ -111,5 +112,15 @@ export class RestartService {
       metadataOnly: true,
     });
     return ctx.restart.consumers(ctx.namespace, name);
+  }
+
+  /** The consumers with their pods and the version each holds; read-only. */
+  async consumerVersions(
+    target: SecretTarget,
+    name: string,
+  ): Promise<ConsumerVersionsResult> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    return ctx.consumerVersions.read(ctx.namespace, name, ctx.gate);
   }
 }

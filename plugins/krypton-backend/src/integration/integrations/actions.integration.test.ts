@@ -142,6 +142,18 @@ describe("Krypton's actions", () => {
     expect(consumers.body.output.workloads).toMatchObject([
       { kind: 'Deployment', name: 'api', usages: [{ type: 'envFrom' }] },
     ]);
+    // root may not list pods here: the versions they hold are unknown, never "none", and the
+    // answer carries groups without each pod's containers.
+    const [api] = consumers.body.output.workloads;
+    expect(api).toMatchObject({
+      groups: [],
+      podsFailure: { code: 'forbidden', httpStatus: 403 },
+    });
+    expect(api).not.toHaveProperty('pods');
+    expect(consumers.body.output.summary).toMatchObject({
+      unreadWorkloads: 1,
+      allCurrent: false,
+    });
   });
 
   it('restarts consumers and reads the last result, audited for the user', async () => {
