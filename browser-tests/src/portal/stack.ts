@@ -140,7 +140,14 @@ export async function startPortalStack(): Promise<PortalStack> {
       'apply',
       '-f',
       join(repoRoot, 'examples/demo-cluster.yaml'),
-    ]);
+    ]).then(() =>
+      // The workloads' pods, as a kubelet would run them (none runs here).
+      execFileAsync(process.execPath, [
+        join(repoRoot, 'examples/demo-pods.mjs'),
+        kubectl,
+        adminKubeconfig,
+      ]),
+    );
     // Awaited below; until then, a failure is kept for that await rather than left unhandled.
     seeded.catch(() => undefined);
 

@@ -1,8 +1,13 @@
 import { launchBrowser } from '@krypton/browser-tests';
 import {
   ClusterAdmin,
+  createPod,
+  createReplicaSet,
   createWorkload,
   kubeConfigFor,
+  runningPod,
+  setPodStatus,
+  setWorkloadStatus,
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
@@ -118,6 +123,9 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
           resources: ['deployments', 'statefulsets', 'daemonsets'],
           verbs: ['get', 'list', 'patch'],
         },
+        // Which version the consumers' pods hold: their pods, and a Deployment's ReplicaSets.
+        { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+        { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list'] },
         // Headlamp's details view lists the object's events.
         { apiGroups: [''], resources: ['events'], verbs: ['list', 'watch'] },
       ],
@@ -125,11 +133,17 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
     await untilSecretsListable(alice, ns.name);
 
     // A managed Secret with one version in its history, edited through Krypton's engine as the
-    // plugin edits; a plain Secret beside it; a Deployment that consumes the managed one.
+    // plugin edits; a plain Secret beside it; a Deployment that consumes the managed one, with a
+    // pod that started on the first version (no controllers run here: the test makes the
+    // ReplicaSet and the pod, and writes their status, as the controllers and the kubelet would).
     const created = await krypton.live.create(ns.name, {
       name: 'db',
       data: { password: 'pw-first' },
     });
+    // The pod's start (to the second) must fall clearly before the change to hold version 1.
+    const createdAt = new Date(created.metadata.creationTimestamp!);
+    const wait = createdAt.getTime() + 1500 - Date.now();
+    if (wait > 0) await new Promise(done => setTimeout(done, wait));
     await krypton.versioned.update(
       ns.name,
       'db',
@@ -143,7 +157,7 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
       metadata: { name: 'plain' },
       data: { token: b64('unmanaged') },
     });
-    await createWorkload(admin, ns.name, 'Deployment', 'web', {
+    const webPod = {
       containers: [
         {
           name: 'app',
@@ -151,7 +165,41 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
           envFrom: [{ secretRef: { name: 'db' } }],
         },
       ],
+    };
+    const web = await createWorkload(
+      admin,
+      ns.name,
+      'Deployment',
+      'web',
+      webPod,
+    );
+    await setWorkloadStatus(admin, ns.name, 'Deployment', 'web', {
+      observedGeneration: 1,
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
     });
+    const replicaSet = await createReplicaSet(
+      admin,
+      ns.name,
+      web,
+      '5d',
+      webPod,
+    );
+    await createPod(
+      admin,
+      ns.name,
+      'web-5d-a',
+      { kind: 'ReplicaSet', object: replicaSet },
+      webPod,
+    );
+    await setPodStatus(
+      admin,
+      ns.name,
+      'web-5d-a',
+      runningPod(['app'], createdAt),
+    );
 
     const state = testClusterState();
     const token = kubeConfigFor('alice')?.getCurrentUser()?.token;
@@ -239,6 +287,26 @@ describeLocalCluster('Krypton in Headlamp, in Chromium', () => {
     expect(await table.getByRole('row').count()).toBe(2);
     await consumers
       .getByRole('button', { name: 'Restart consumers' })
+      .waitFor();
+
+    // Which version its pod holds: the engine's summary, and the pod grouped as stale.
+    await consumers
+      .getByRole('status', { name: 'Versions the pods hold' })
+      .getByText(
+        '1 of 1 pods still holds version 1; the live Secret is version 2',
+      )
+      .waitFor();
+    const pods = consumers.getByRole('region', { name: 'Deployment web' });
+    await pods
+      .getByText('Rollout: 1 of 1 updated, 1 ready, 1 available')
+      .waitFor();
+    await pods.getByText('Stale', { exact: true }).waitFor();
+    await pods.getByText('version 1, 1 pod').waitFor();
+    await pods.getByText(/^stale for /).waitFor();
+    await pods.getByRole('button', { name: 'Show pods' }).click();
+    await pods
+      .getByRole('table', { name: 'Pods of Deployment web: version 1' })
+      .getByRole('rowheader', { name: /web-5d-a/ })
       .waitFor();
     await screenshot(consumers, 'consumers');
   });

@@ -218,6 +218,90 @@ export const text = {
       failed: (message: string) =>
         `The restart did not complete: ${message} Check the workloads before retrying.`,
     },
+    /**
+     * Which version of the Secret the consumers' pods hold (the core's ConsumerVersions). The
+     * words of a claim, a status, a problem, the rollout's counts, the summary line and how long
+     * pods have been stale are @krypton/plugin-krypton-react's (englishConsumersT); these place them.
+     */
+    pods: {
+      title: 'Pods and the version they hold',
+      intro:
+        'Which version of this Secret each pod of the consuming workloads holds, as its start and the history tell. Your Kubernetes RBAC must let you list pods and ReplicaSets.',
+      loading: 'Reading which version the pods hold…',
+      summaryLabel: 'Versions the pods hold',
+      checked: 'Checked',
+      rereadFailed: (message: string) =>
+        `The pods could not be read again (${message}); this is what they held`,
+      checkAgain: 'Check again',
+      checkAgainLabel: 'Read the pods again',
+      loadFailedTitle: 'Which version the pods hold is unknown',
+      loadFailed: (message: string) =>
+        `The pods could not be read: ${message} The list of workloads and the restart do not depend on it.`,
+      deniedTitle: 'You may not read the pods',
+      denied:
+        'Your Kubernetes RBAC refused reading this Secret, so which version its consumers hold is unknown.',
+      retry: 'Retry',
+      retryLabel: 'Retry reading the pods',
+      workloadLabel: (kind: string, name: string) => `${kind} ${name}`,
+      rollout: (counts: string) => `Rollout: ${counts}`,
+      problemsTitle: 'Why the rollout may not reach every pod',
+      problemPods: (pods: string) => `Pods: ${pods}`,
+      conditionsLabel: (workload: string) => `Conditions of ${workload}`,
+      conditionType: 'Type',
+      conditionStatus: 'Status',
+      conditionReason: 'Reason',
+      conditionMessage: 'Message',
+      podsFailed: (message: string) =>
+        `The pods of this workload could not be read, so which version they hold is unknown: ${message}`,
+      podsFailedCode: (code: string, status?: number) =>
+        status === undefined
+          ? `Code ${code}`
+          : `Code ${code}, HTTP status ${status}`,
+      noPods: 'This workload has no pods.',
+      groupsLabel: (workload: string) => `Pods of ${workload} by version`,
+      group: (status: string, held: string, pods: string) =>
+        `${status}: ${held}, ${pods}`,
+      /** A group's line beside its status label. */
+      groupDetail: (held: string, pods: string) => `${held}, ${pods}`,
+      showPods: 'Show pods',
+      hidePods: 'Hide pods',
+      tableLabel: (workload: string, held: string) =>
+        `Pods of ${workload}: ${held}`,
+      pod: 'Pod',
+      container: 'Container',
+      reads: 'Reads through',
+      holds: 'Holds',
+      started: 'Started',
+      restarts: 'Restarts',
+      waiting: 'Waiting reason',
+      podState: (phase: string, ready: boolean, deleting: boolean) =>
+        `${phase}, ${ready ? 'ready' : 'not ready'}${
+          deleting ? ', being deleted' : ''
+        }`,
+      notStarted: 'not started',
+      stoppedContainer: 'not running',
+    },
+    /** Following a rollout after a restart, until every pod holds the live version. */
+    follow: {
+      following: 'Following the rollout…',
+      followingDetail: (seconds: number, minutes: number) =>
+        `Krypton reads the pods again every ${seconds} seconds, for up to ${minutes} minutes.`,
+      stop: 'Stop',
+      stopLabel: 'Stop following the rollout',
+      checkFailed: (message: string) => `The last check failed: ${message}`,
+      done: (version: number | null) =>
+        version === null
+          ? 'Every pod holds the live version'
+          : `Every pod holds version ${version}`,
+      timedOut: (minutes: number) =>
+        `The rollout did not finish within ${minutes} minutes`,
+      stuck: 'What is stuck, and why:',
+      stuckNothingKnown:
+        'No problem was reported: the pods may still be starting. Check again later.',
+      stopped: 'You stopped following the rollout.',
+      problemWithPods: (problem: string, pods: string) =>
+        `${problem} (${pods})`,
+    },
   },
 } as const;
 

@@ -106,7 +106,12 @@ describe('the page', () => {
   });
 });
 
-const server = setupServer();
+/** Whoever may not read a Secret's pods sees no mark; it outlives each test's reset, since a view may still read its rows' consumers as a test ends. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () =>
+    HttpResponse.json({ error: 'Forbidden' }, { status: 403 }),
+  ),
+);
 
 describe('the page in an app of the new frontend system', () => {
   registerMswTestHooks(server);

@@ -5,6 +5,11 @@ import { TranslationBlueprint } from '@backstage/plugin-app-react';
 import { ConsumerWorkload } from '@krypton/core';
 import { screen, within } from '@testing-library/react';
 import { RestartDialog } from './components/consumers/RestartDialog';
+import { VersionsSummary } from './components/consumers/VersionsSummary';
+import {
+  versions,
+  versionsSummary,
+} from './components/consumers/__testUtils__/consumers';
 import { DeletedNotice } from './components/delete';
 import { SecretValues } from './components/values';
 import { kryptonTranslationRef } from './translation';
@@ -23,6 +28,10 @@ const appWords = createTranslationMessages({
     'values.size.bytes_one': '{{count}} octet',
     'values.size.bytes_other': '{{count}} octets',
     'delete.notices.deletedTitle': 'Gone for good: {{namespace}}/{{name}}',
+    'consumers.versions.summary.staleOne_one':
+      '{{count}} of {{pods}} pods is stuck on version {{stale}} (live: {{version}})',
+    'consumers.versions.summary.staleOne_other':
+      '{{count}} of {{pods}} pods are stuck on version {{stale}} (live: {{version}})',
   },
 });
 
@@ -120,5 +129,25 @@ describe('the translation ref', () => {
     ).not.toBeInTheDocument();
     expect(within(table).getByText('1 octet')).toBeInTheDocument();
     expect(within(table).getByText('3 octets')).toBeInTheDocument();
+  });
+
+  it("renders the shared words of the pods' versions in the app's words, by count", async () => {
+    renderWithAppWords(
+      <VersionsSummary
+        result={versions({
+          summary: versionsSummary({
+            pods: 7,
+            current: 4,
+            stale: 3,
+            staleVersions: [7],
+            allCurrent: false,
+          }),
+        })}
+      />,
+    );
+    expect(
+      await screen.findByText('3 of 7 pods are stuck on version 7 (live: 3)'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/still hold/)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import {
   previewMessages,
   timeMessages,
   valuesMessages,
+  versionMessages,
   workloadMessages,
 } from '@krypton/plugin-krypton-react';
 import type { ReactElement, ReactNode } from 'react';
@@ -28,8 +29,9 @@ import { platformMessages } from './messages/platform';
  *
  * One area per component folder keeps the keys findable (`history.restore.title`); the `values`
  * and `preview` areas are the words of the value views that the Headlamp plugin shares, and so
- * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload
- * (merged into the `consumers` area), `history.outside`, the words of a change made outside
+ * are `consumers.usage` and `consumers.flags`, the words that describe a consuming workload, and
+ * `consumers.versions`, the words that tell which version of the Secret its pods hold (merged into
+ * the `consumers` area), `history.outside`, the words of a change made outside
  * Krypton, `owner`, the words that tell who owns a Secret and what a change of it comes to, and
  * `time`, how an exact time is put together. The fixed messages of the API (`messages` in the
  * core, the spec's exact texts) are not here: the UI shows them as the server sent them, because
@@ -41,7 +43,11 @@ export const kryptonTranslationRef = createTranslationRef({
   id: 'krypton',
   messages: {
     access: accessMessages,
-    consumers: { ...consumersMessages, ...workloadMessages },
+    consumers: {
+      ...consumersMessages,
+      ...workloadMessages,
+      versions: versionMessages,
+    },
     delete: deleteMessages,
     detail: detailMessages,
     edit: editMessages,

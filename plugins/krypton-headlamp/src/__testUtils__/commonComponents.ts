@@ -4,3 +4,4 @@
 // (terminal, editor, charts), which would triple the run time.
 export { SectionBox } from '@kinvolk/headlamp-plugin/lib/components/common/SectionBox';
 export { default as Loader } from '@kinvolk/headlamp-plugin/lib/components/common/Loader';
+export { StatusLabel } from '@kinvolk/headlamp-plugin/lib/components/common/Label';

@@ -1,4 +1,8 @@
-import { ConsumersResult, RestartResult } from '@krypton/core';
+import {
+  ConsumerVersionsResult,
+  ConsumersResult,
+  RestartResult,
+} from '@krypton/core';
 import { Loader } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -14,6 +18,16 @@ import { ConsumerTable, DiscoveryFailureTable } from './ConsumerTables';
 import { RestartConsumersDialog } from './RestartConsumersDialog';
 import { RestartResultView } from './RestartResultView';
 import { ConsumersState, useConsumers } from './useConsumers';
+import {
+  FollowStatus,
+  VersionsFailure,
+  VersionsSummary,
+  WorkloadVersions,
+} from './PodVersions';
+import {
+  ConsumerVersionsState,
+  useConsumerVersions,
+} from './useConsumerVersions';
 
 /** The kinds the engine lists: Deployment, StatefulSet and DaemonSet. */
 const WORKLOAD_KINDS = 3;
@@ -106,6 +120,62 @@ function Listed(props: {
   );
 }
 
+/**
+ * Which version the pods hold, in one line with its notes; the failure to read them, with Retry,
+ * takes its place. The list of consumers and the restart do not depend on it.
+ */
+function VersionsHeadline({ versions }: { versions: ConsumerVersionsState }) {
+  if (versions.value)
+    return (
+      <VersionsSummary
+        result={versions.value}
+        rereadFailure={versions.failure}
+        checking={versions.loading}
+        onCheckAgain={versions.retry}
+      />
+    );
+  if (versions.failure)
+    return (
+      <VersionsFailure
+        failure={versions.failure}
+        retrying={versions.loading}
+        onRetry={versions.retry}
+      />
+    );
+  return <Loader title={text.consumers.pods.loading} />;
+}
+
+/** Each consuming workload with its rollout and its pods grouped by the version they hold. */
+function PodsPart({ result }: { result: ConsumerVersionsResult }) {
+  const headingId = useId();
+  if (result.workloads.length === 0) return null;
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      display="flex"
+      flexDirection="column"
+      gap={2}
+    >
+      <Box>
+        <Typography variant="subtitle1" component="h4" id={headingId}>
+          {text.consumers.pods.title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {text.consumers.pods.intro}
+        </Typography>
+      </Box>
+      {result.workloads.map(w => (
+        <WorkloadVersions
+          key={`${w.kind}/${w.name}`}
+          workload={w}
+          checkedAt={result.checkedAt}
+        />
+      ))}
+    </Box>
+  );
+}
+
 function Consumers(props: {
   state: ConsumersState;
   namespace: string;
@@ -152,6 +222,7 @@ export function ConsumersSection(props: {
   const { krypton, secret } = props;
   const { namespace, name } = secret;
   const { state, reload } = useConsumers(krypton, secret);
+  const versions = useConsumerVersions(krypton, secret);
   const [restart, setRestart] = useState<Restart>({ status: 'idle' });
   const reasonId = useId();
   // One confirmation sends one restart: a second click while the dialog closes is ignored.
@@ -161,6 +232,8 @@ export function ConsumersSection(props: {
   const workloads = listed?.workloads ?? [];
   const blocked = state.status === 'loaded' && workloads.length === 0;
   const running = restart.status === 'running';
+  // The pods' versions are about the workloads listed: with none, the list says all there is.
+  const showVersions = workloads.length > 0;
 
   const confirm = async () => {
     if (confirmed.current) return;
@@ -171,6 +244,9 @@ export function ConsumersSection(props: {
       await krypton.live.gateRestart(namespace, name, krypton.gate);
       const result = await krypton.restart.restart(namespace, name);
       setRestart({ status: 'done', result });
+      // Kubernetes acknowledged some patches: watch the pods take the live version.
+      if (result.status === 'requested' || result.status === 'partial')
+        versions.startFollowing();
     } catch (error) {
       setRestart({ status: 'failed', failure: failureOf(error) });
     }
@@ -212,7 +288,21 @@ export function ConsumersSection(props: {
             {text.consumers.result.failed(restart.failure.message)}
           </Alert>
         ))}
-      <Consumers state={state} namespace={namespace} reload={reload} />
+      {showVersions && <VersionsHeadline versions={versions} />}
+      <FollowStatus
+        follow={versions.follow}
+        result={versions.value}
+        onStop={versions.stopFollowing}
+      />
+      <Consumers
+        state={state}
+        namespace={namespace}
+        reload={() => {
+          reload();
+          versions.retry();
+        }}
+      />
+      {showVersions && versions.value && <PodsPart result={versions.value} />}
       {restart.status === 'confirm' && listed && (
         <RestartConsumersDialog
           secretName={name}

@@ -1,31 +1,35 @@
 import type { ConsumerWorkload, SecretUsage } from '@krypton/core';
-import { englishT, MessageKeyOf } from '../texts';
-import { workloadMessages } from './messages';
+import { englishT, MessageKeyOf, WithoutPluralSuffix } from '../texts';
+import { versionMessages, workloadMessages } from './messages';
 
 /**
- * The messages that describe consuming workloads, under the area they have in Krypton's
- * translation ref.
+ * The messages that describe consuming workloads and the versions their pods hold, under the area
+ * they have in Krypton's translation ref.
  *
  * @public
  */
 export const consumerViewMessages = {
-  consumers: workloadMessages,
+  consumers: { ...workloadMessages, versions: versionMessages },
 } as const;
 
 /**
- * A message key of the words that describe consuming workloads (`consumers.usage.env`...).
+ * A message key of the words that describe consuming workloads (`consumers.usage.env`...), with
+ * plural forms under their common key, as i18next has it.
  *
  * @public
  */
-export type ConsumersTextKey = MessageKeyOf<typeof consumerViewMessages>;
+export type ConsumersTextKey = WithoutPluralSuffix<
+  MessageKeyOf<typeof consumerViewMessages>
+>;
 
 /**
- * Interpolation values by name: the containers or the volume of a usage.
+ * Interpolation values by name: the containers or the volume of a usage, a version; a numeric
+ * `count` picks the plural form.
  *
  * @public
  */
 export interface ConsumersTextParams {
-  [name: string]: string;
+  [name: string]: string | number;
 }
 
 /**

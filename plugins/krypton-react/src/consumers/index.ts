@@ -1,4 +1,4 @@
-export { workloadMessages } from './messages';
+export { versionMessages, workloadMessages } from './messages';
 export {
   consumerViewMessages,
   describeUsage,
@@ -11,3 +11,23 @@ export type {
   ConsumersTextParams,
   WorkloadFlag,
 } from './describe';
+export {
+  describeCondition,
+  describeContainerRead,
+  describeContainerRole,
+  describeHeldVersion,
+  describeRolloutCounts,
+  describeRolloutProblem,
+  describeStaleFor,
+  describeVersionStatus,
+  describeVersionsSummary,
+  formatClockTime,
+  formatDuration,
+  isOverdue,
+} from './versions';
+export type {
+  VersionStatusDescription,
+  VersionTimeOptions,
+  VersionsSummaryDescription,
+  VersionsSummaryState,
+} from './versions';

@@ -1,6 +1,7 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import {
   AdoptSecretRequest,
+  ConsumerVersionsResult,
   ConsumersResult,
   CreateSecretRequest,
   DeleteResult,
@@ -149,6 +150,12 @@ export interface KryptonApi {
     request: RecreateRequest,
   ): Promise<SecretWriteAnswer>;
   listConsumers(location: SecretLocation): Promise<ConsumersResult>;
+  /**
+   * The consumers dry run with each workload's pods and the version of the Secret each holds
+   * (GET .../consumers/pods). Read-only: it never restarts anything. A workload whose pods could
+   * not be read carries its `podsFailure`; a refusal of the whole route raises a ResponseError.
+   */
+  consumerVersions(location: SecretLocation): Promise<ConsumerVersionsResult>;
   restartConsumers(location: SecretLocation): Promise<RestartResult>;
   getLastRestart(location: SecretLocation): Promise<LastRestart | null>;
   /**

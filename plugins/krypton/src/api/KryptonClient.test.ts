@@ -526,6 +526,50 @@ describe('KryptonClient', () => {
       ).resolves.toBeNull();
     });
 
+    it("reads the versions the consumers' pods hold, in the default or a named cluster", async () => {
+      const answer = {
+        live: { version: 9 },
+        checkedAt: '2026-12-01T10:00:00.000Z',
+        workloads: [],
+        discoveryFailures: [],
+        summary: { pods: 0, allCurrent: true },
+      };
+      const seen: string[] = [];
+      server.use(
+        http.get(`${baseUrl}/*`, ({ request }) => {
+          seen.push(new URL(request.url).pathname);
+          return HttpResponse.json(answer);
+        }),
+      );
+      await expect(
+        client.consumerVersions({ namespace: 'ns', name: 'db' }),
+      ).resolves.toEqual(answer);
+      await client.consumerVersions({
+        cluster: 'prod eu',
+        namespace: 'ns',
+        name: 'a.b',
+      });
+      expect(seen).toEqual([
+        '/api/krypton/namespaces/ns/secrets/db/consumers/pods',
+        '/api/krypton/clusters/prod%20eu/namespaces/ns/secrets/a.b/consumers/pods',
+      ]);
+    });
+
+    it("raises a refused read of the pods' versions as a ResponseError", async () => {
+      server.use(
+        http.get(`${baseUrl}/namespaces/ns/secrets/db/consumers/pods`, () =>
+          HttpResponse.json({ error: 'Forbidden' }, { status: 403 }),
+        ),
+      );
+      await expect(
+        client.consumerVersions({ namespace: 'ns', name: 'db' }),
+      ).rejects.toMatchObject({
+        name: 'ResponseError',
+        message: 'Forbidden',
+        statusCode: 403,
+      });
+    });
+
     it('lists the namespace names of the default or a named cluster, and raises a refusal', async () => {
       server.use(
         http.get(`${baseUrl}/namespaces`, () =>

@@ -1,6 +1,7 @@
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
   AdoptSecretRequest,
+  ConsumerVersionsResult,
   ConsumersResult,
   CreateSecretRequest,
   DeleteResult,
@@ -231,6 +232,10 @@ export class KryptonClient implements KryptonApi {
 
   listConsumers(location: SecretLocation): Promise<ConsumersResult> {
     return this.json(`${secretPath(location)}/consumers`);
+  }
+
+  consumerVersions(location: SecretLocation): Promise<ConsumerVersionsResult> {
+    return this.json(`${secretPath(location)}/consumers/pods`);
   }
 
   /** 200, 207 and 503 attempts resolve to their result; preflight errors raise ResponseError. */

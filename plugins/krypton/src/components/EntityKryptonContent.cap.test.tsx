@@ -15,7 +15,12 @@ import { rootRouteRef } from '../routes';
 import { EntityKryptonContent } from './EntityKryptonContent';
 import { REQUESTS_IN_FLIGHT } from './list/loadLinkedSecrets';
 
-const server = setupServer();
+/** Whoever may not read a Secret's pods sees no mark; it outlives each test's reset, since a view may still read its rows' consumers as a test ends. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () =>
+    HttpResponse.json({ error: 'Forbidden' }, { status: 403 }),
+  ),
+);
 
 /**
  * Answers every summary after a short pause, recording which Secrets were asked for and the most

@@ -2,7 +2,7 @@ import { Entity } from '@backstage/catalog-model';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { messages } from '@krypton/core';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -16,9 +16,15 @@ import {
   summary,
 } from '../__testUtils__/krypton';
 import { rootRouteRef } from '../routes';
+import { versions, versionsSummary } from './consumers/__testUtils__/consumers';
 import { EntityKryptonContent } from './EntityKryptonContent';
 
-const server = setupServer();
+/** Whoever may not read a Secret's pods sees no mark; it outlives each test's reset, since a view may still read its rows' consumers as a test ends. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () =>
+    HttpResponse.json({ error: 'Forbidden' }, { status: 403 }),
+  ),
+);
 
 function renderFor(
   annotations: Record<string, string>,
@@ -51,6 +57,12 @@ function row(name: string): HTMLElement {
   const tr = cell.closest('tr');
   if (!tr) throw new Error(`no row for ${name}`);
   return tr;
+}
+
+/** The row, once the table shows it. */
+async function findRow(name: string): Promise<HTMLElement> {
+  await screen.findByText(name, { selector: 'td, td *' });
+  return row(name);
 }
 
 const notFound = () =>
@@ -335,6 +347,130 @@ describe('EntityKryptonContent', () => {
       within(row('web')).getByRole('link', { name: 'Roll back web…' }),
     ).toHaveAttribute('href');
     expect(within(row('plain')).queryByText(/^Owned by/)).toBeNull();
+  });
+
+  it("marks each Secret with whether its consumers' pods hold its live version, linking to its Consumers tab", async () => {
+    const podReads: string[] = [];
+    server.use(
+      http.get(
+        `${baseUrl}/namespaces/demo/secrets/:name/summary`,
+        ({ params }) =>
+          HttpResponse.json(summary({ name: String(params.name) })),
+      ),
+      http.get(
+        `${baseUrl}/namespaces/demo/secrets/:name/consumers/pods`,
+        ({ params }) => {
+          const name = String(params.name);
+          podReads.push(name);
+          if (name === 'db') return HttpResponse.json(versions());
+          if (name === 'api-key') {
+            return HttpResponse.json(
+              versions({
+                summary: versionsSummary({
+                  current: 2,
+                  stale: 1,
+                  staleVersions: [2],
+                  allCurrent: false,
+                }),
+              }),
+            );
+          }
+          if (name === 'signing') return forbidden();
+          return HttpResponse.json(
+            { error: messages.unavailable },
+            { status: 503 },
+          );
+        },
+      ),
+    );
+    await renderFor({
+      'krypton.io/secrets': 'demo/db,demo/api-key,demo/signing,demo/broken',
+    });
+    const entity = 'entity=component%3Adefault%2Fc';
+    expect(
+      await within(await findRow('db')).findByRole('link', {
+        name: 'All consumers current (db)',
+      }),
+    ).toHaveAttribute('href', `/krypton/secret/demo/db/consumers?${entity}`);
+    expect(
+      await within(row('api-key')).findByRole('link', {
+        name: '1 pod stale (api-key)',
+      }),
+    ).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/api-key/consumers?${entity}`,
+    );
+    expect(
+      await within(row('broken')).findByText(
+        `Could not read which version the consumers' pods hold: ${messages.unavailable}`,
+      ),
+    ).toBeInTheDocument();
+    expect([...podReads].sort()).toEqual(
+      ['api-key', 'broken', 'db', 'signing'].sort(),
+    );
+    // A refusal to read the pods is no news: the row shows its status alone.
+    const signing = row('signing');
+    expect(
+      within(signing).queryByText(
+        /Could not read|current|stale|not all confirmed/,
+      ),
+    ).toBeNull();
+  });
+
+  it('reads the consumers of a row only once it is on screen', async () => {
+    const observed: Array<{
+      element: Element;
+      callback: IntersectionObserverCallback;
+    }> = [];
+    const original = (window as { IntersectionObserver?: unknown })
+      .IntersectionObserver;
+    class FakeObserver {
+      constructor(private readonly callback: IntersectionObserverCallback) {}
+      observe(element: Element) {
+        observed.push({ element, callback: this.callback });
+      }
+      disconnect() {}
+    }
+    (window as { IntersectionObserver?: unknown }).IntersectionObserver =
+      FakeObserver;
+    try {
+      const podReads: string[] = [];
+      server.use(
+        http.get(
+          `${baseUrl}/namespaces/demo/secrets/:name/summary`,
+          ({ params }) =>
+            HttpResponse.json(summary({ name: String(params.name) })),
+        ),
+        http.get(
+          `${baseUrl}/namespaces/demo/secrets/:name/consumers/pods`,
+          ({ params }) => {
+            podReads.push(String(params.name));
+            return HttpResponse.json(versions());
+          },
+        ),
+      );
+      await renderFor({ 'krypton.io/secrets': 'demo/db,demo/api-key' });
+      await findRow('api-key');
+      await waitFor(() => expect(observed).toHaveLength(2));
+      expect(podReads).toEqual([]);
+
+      // api-key scrolls into view.
+      const apiKey = observed.find(o => row('api-key').contains(o.element))!;
+      act(() =>
+        apiKey.callback(
+          [{ isIntersecting: true } as IntersectionObserverEntry],
+          {} as IntersectionObserver,
+        ),
+      );
+      expect(
+        await within(row('api-key')).findByText('All consumers current'),
+      ).toBeInTheDocument();
+      expect(podReads).toEqual(['api-key']);
+      expect(within(row('db')).queryByText('All consumers current')).toBeNull();
+    } finally {
+      (window as { IntersectionObserver?: unknown }).IntersectionObserver =
+        original;
+    }
   });
 
   it('lists a Secret that is both named and selected once', async () => {

@@ -22,6 +22,10 @@ import { useKryptonT } from '../translation';
 import { useKryptonConfig } from './access/useKryptonConfig';
 import { usePrincipal } from './access/usePrincipal';
 import { useKryptonAnnotationPrefix } from './annotationPrefix';
+import {
+  ConsumerVersionsBadge,
+  useVersionsLoader,
+} from './consumers/ConsumerVersionsBadge';
 import { RollBackAction } from './RollBackAction';
 import { SecretTable } from './list/SecretTable';
 import {
@@ -85,6 +89,8 @@ export const EntityKryptonContent = () => {
   const state = useAsync(() => loadLinkedSecrets(api, links), [api, links]);
   const { principal } = usePrincipal();
   const { config } = useKryptonConfig();
+  // Each shown Secret's consumers, read once its row is on screen and a few at a time.
+  const loader = useVersionsLoader();
 
   const names = kryptonLinkAnnotations(prefix);
   const loaded = state.value?.rows;
@@ -140,6 +146,16 @@ export const EntityKryptonContent = () => {
         href={entityHref}
         showCluster={showCluster}
         isLoading={state.loading}
+        statusExtra={row =>
+          row.summary && !row.problem ? (
+            <ConsumerVersionsBadge
+              location={row.location}
+              name={row.name}
+              to={entityHref?.(row.location, undefined, 'consumers')}
+              loader={loader}
+            />
+          ) : null
+        }
         actions={
           entityHref &&
           (row =>

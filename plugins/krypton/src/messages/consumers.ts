@@ -1,7 +1,8 @@
 /**
  * The words of the consumers components; see ../translation.ts for the rules of every area. The
  * words that describe a workload (`usage`, `flags`) are @krypton/plugin-krypton-react's
- * workloadMessages, which translation.ts merges into this area.
+ * workloadMessages, and those that tell which version its pods hold (`versions`) its
+ * versionMessages, which translation.ts merges into this area.
  */
 export const consumersMessages = {
   tab: {
@@ -32,6 +33,76 @@ export const consumersMessages = {
     noLast: 'No restart requested through Krypton yet.',
     requestedBy: 'Requested by {{actor}} {{time}}.',
     lastRestart: 'Last restart',
+  },
+  /** Which version of the Secret the pods hold (GET .../consumers/pods). */
+  pods: {
+    title: 'Pods and the version they hold',
+    subheader:
+      'Which version of this Secret each pod of the consuming workloads holds, as its start and the history tell.',
+    summaryLabel: 'Versions the pods hold',
+    loadFailed: 'Could not read which version the pods hold: {{message}}',
+    retry: 'Retry reading the pods',
+    rereadFailed:
+      'The pods could not be read again ({{message}}); this is what they held {{time}}.',
+    checked: 'Checked {{time}}.',
+    workloadLabel: '{{kind}} {{name}}',
+    rollout: 'Rollout: {{counts}}',
+    problemsTitle: 'Why the rollout may not reach every pod',
+    problemPods: 'Pods: {{pods}}',
+    conditionsLabel: 'Conditions of {{workload}}',
+    conditionType: 'Type',
+    conditionStatus: 'Status',
+    conditionReason: 'Reason',
+    conditionMessage: 'Message',
+    podsFailed:
+      'The pods of this workload could not be read, so which version they hold is unknown: {{message}}',
+    podsFailedCode: 'Code {{code}}, HTTP status {{status}}',
+    podsFailedCodeOnly: 'Code {{code}}',
+    noPods: 'This workload has no pods.',
+    group: '{{status}}: {{held}}, {{pods}}',
+    showPods: 'Show pods',
+    hidePods: 'Hide pods',
+    tableLabel: 'Pods of {{workload}}: {{held}}',
+    pod: 'Pod',
+    container: 'Container',
+    reads: 'Reads through',
+    holds: 'Holds',
+    started: 'Started',
+    restarts: 'Restarts',
+    waiting: 'Waiting reason',
+    podState: '{{phase}}, ready',
+    podStateNotReady: '{{phase}}, not ready',
+    deleting: '{{state}}, being deleted',
+    notStarted: 'not started',
+    stoppedContainer: 'not running',
+  },
+  /** Following a rollout after a restart, until every pod holds the live version. */
+  follow: {
+    following: 'Following the rollout…',
+    followingDetail:
+      'Krypton reads the pods again every {{seconds}} seconds, for up to {{minutes}} minutes.',
+    stop: 'Stop',
+    stopLabel: 'Stop following the rollout',
+    checkFailed: 'The last check failed: {{message}}',
+    done: 'Every pod holds version {{version}}',
+    doneUnknownVersion: 'Every pod holds the live version',
+    timedOut: 'The rollout did not finish within {{minutes}} minutes',
+    stuck: 'What is stuck, and why:',
+    stuckNothingKnown:
+      'No problem was reported: the pods may still be starting. Reload the consumers to check again.',
+    stopped: 'You stopped following the rollout.',
+    problemWithPods: '{{problem}} ({{pods}})',
+  },
+  /** A Secret's consumers at a glance, in the entity's views: a link to its Consumers tab. */
+  badge: {
+    allCurrent: 'All consumers current',
+    stale_one: '{{count}} pod stale',
+    stale_other: '{{count}} pods stale',
+    unconfirmed: 'Consumers not all confirmed',
+    /** The link's accessible name: its words, then the Secret they are about. */
+    linkLabel: '{{label}} ({{name}})',
+    failed:
+      "Could not read which version the consumers' pods hold: {{message}}",
   },
   blockers: {
     unreadable:

@@ -34,8 +34,14 @@ import {
   KUBERNETES_LABEL_SELECTOR_ANNOTATION,
   labelsFromConsumers,
 } from './groupByEntity';
+import { WorkloadVersions } from './PodVersions';
 import { RestartDialog } from './RestartDialog';
 import { RestartResultView } from './RestartResultView';
+import {
+  ConsumerVersionsState,
+  useConsumerVersions,
+} from './useConsumerVersions';
+import { FollowStatus, VersionsSummary } from './VersionsSummary';
 
 export interface ConsumersTabProps {
   location: SecretLocation;
@@ -111,10 +117,45 @@ function restartBlocker(
 }
 
 /**
+ * Which version the pods hold, in one line with its notes; the failure to read them, with a way
+ * to retry, takes its place. The list of consumers and the restart do not depend on it.
+ */
+function VersionsHeadline({ versions }: { versions: ConsumerVersionsState }) {
+  const t = useKryptonT();
+  if (versions.value) {
+    return (
+      <VersionsSummary result={versions.value} rereadError={versions.error} />
+    );
+  }
+  if (!versions.error) return null;
+  return (
+    <Box>
+      <ResponseErrorPanel
+        error={versions.error}
+        title={t('consumers.pods.loadFailed', {
+          message: versions.error.message,
+        })}
+      />
+      <Box mt={1}>
+        <Button
+          variant="outlined"
+          onClick={versions.retry}
+          aria-label={t('consumers.pods.retry')}
+          disabled={versions.loading}
+        >
+          {t('consumers.tab.retry')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/**
  * The workloads that consume a Secret, from the server's dry run, grouped by the catalog entities
- * that own them; and the restart of those workloads with its result. A restart answer of any
- * status (requested, no_targets, partial, failed) is a result to show; only refusals before any
- * work (403, 404, 409 and the like) are errors.
+ * that own them; which version of the Secret their pods hold; and the restart of those workloads
+ * with its result, whose rollout the tab then follows until every pod holds the live version. A
+ * restart answer of any status (requested, no_targets, partial, failed) is a result to show; only
+ * refusals before any work (403, 404, 409 and the like) are errors.
  */
 export const ConsumersTab = (props: ConsumersTabProps) => {
   const { location, entityRef } = props;
@@ -132,6 +173,8 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
     () => api.getLastRestart({ cluster, namespace, name }),
     [api, cluster, namespace, name],
   );
+  const versions = useConsumerVersions({ cluster, namespace, name });
+  const versionsValue = versions.value;
 
   const [confirming, setConfirming] = useState(false);
   const [restarting, setRestarting] = useState(false);
@@ -164,7 +207,12 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
     setAttempt(undefined);
     setRestartError(undefined);
     try {
-      setAttempt(await api.restartConsumers({ cluster, namespace, name }));
+      const result = await api.restartConsumers({ cluster, namespace, name });
+      setAttempt(result);
+      // Kubernetes acknowledged some patches: watch the pods take the live version.
+      if (result.status === 'requested' || result.status === 'partial') {
+        versions.startFollowing();
+      }
     } catch (e) {
       setRestartError(e as Error);
     } finally {
@@ -207,7 +255,10 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
             </Button>
             <Button
               variant="outlined"
-              onClick={consumers.retry}
+              onClick={() => {
+                consumers.retry();
+                versions.retry();
+              }}
               disabled={consumers.loading}
             >
               {t('consumers.tab.reload')}
@@ -218,6 +269,12 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
               </Typography>
             )}
           </Box>
+          <VersionsHeadline versions={versions} />
+          <FollowStatus
+            follow={versions.follow}
+            result={versions.value}
+            onStop={versions.stopFollowing}
+          />
           {catalog.error && (
             <WarningPanel
               title={t('consumers.tab.catalogFailed')}
@@ -283,6 +340,25 @@ export const ConsumersTab = (props: ConsumersTabProps) => {
           )}
         </Box>
       </InfoCard>
+
+      {versionsValue && versionsValue.workloads.length > 0 && (
+        <Box component="section" aria-label={t('consumers.pods.title')}>
+          <InfoCard
+            title={t('consumers.pods.title')}
+            subheader={t('consumers.pods.subheader')}
+          >
+            <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+              {versionsValue.workloads.map(w => (
+                <WorkloadVersions
+                  key={`${w.kind}/${w.name}`}
+                  workload={w}
+                  checkedAt={versionsValue.checkedAt}
+                />
+              ))}
+            </Box>
+          </InfoCard>
+        </Box>
+      )}
 
       {restartError && (
         <ResponseErrorPanel

@@ -17,6 +17,7 @@ import {
   policy,
 } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
+import { versions } from '../consumers/__testUtils__/consumers';
 import {
   LIVE,
   VERSIONS,
@@ -25,7 +26,12 @@ import {
 } from '../history/__testUtils__/history';
 import { KryptonPage } from '../KryptonPage';
 
-const server = setupServer();
+/** Which version the pods hold, for the Consumers tab: no workload reads the Secret. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () =>
+    HttpResponse.json(versions({ workloads: [] })),
+  ),
+);
 const prefix = `${baseUrl}/namespaces/demo/secrets/db`;
 const live = { ...LIVE, resourceVersion: '4711' };
 

@@ -22,6 +22,7 @@ import { rootRouteRef } from '../../routes';
 import {
   catalogEntities,
   consumers,
+  versions,
 } from '../consumers/__testUtils__/consumers';
 import {
   LIVE,
@@ -34,7 +35,10 @@ import { KryptonPage } from '../KryptonPage';
 
 // The detail view wired into the real page: its routes and query parameters, and the History,
 // Consumers and Delete parts against msw, so each assertion is about a request that was sent.
-const server = setupServer();
+/** Which version the pods hold, for the Consumers tab: every pod at the live version. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () => HttpResponse.json(versions())),
+);
 const prefix = `${baseUrl}/namespaces/demo/secrets/db`;
 
 /** The loaded live revision: distinct from every fixture default, so requests prove its origin. */
@@ -568,8 +572,15 @@ describe('SecretDetail wiring of History, Consumers and Delete', () => {
       'Consumers: Agent daemon',
       'Consumers: Payment workers',
     ]);
+    // The pods' versions, in a card of their own, have a heading per workload.
+    const pods = await screen.findByRole('region', {
+      name: 'Pods and the version they hold',
+    });
     expect(
-      screen.getAllByRole('heading', { level: 3 }).map(h => h.textContent),
+      screen
+        .getAllByRole('heading', { level: 3 })
+        .filter(h => !pods.contains(h))
+        .map(h => h.textContent),
     ).toEqual([
       'component:payments (this entity)',
       'Agent daemon',

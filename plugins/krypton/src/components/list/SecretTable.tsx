@@ -36,6 +36,8 @@ export interface SecretTableProps {
   emptyContent?: ReactNode;
   /** Extra links of a row, in a last column. */
   actions?: (row: SecretRow) => ReactNode;
+  /** More about a row's state, under its status (the entity tab's consumers). */
+  statusExtra?: (row: SecretRow) => ReactNode;
 }
 
 /**
@@ -248,6 +250,7 @@ function columns(
   href: SecretHref | undefined,
   showCluster: boolean,
   actions: SecretTableProps['actions'],
+  statusExtra: SecretTableProps['statusExtra'],
 ): TableColumn<ShownSecretRow>[] {
   // Hidden columns stay searchable, so the search box still finds a Secret by these facts.
   const searchableOnly = (
@@ -284,7 +287,12 @@ function columns(
       title: t('list.columns.status'),
       field: 'status',
       width: 'auto',
-      render: row => <StatusCell row={row} />,
+      render: row => (
+        <>
+          <StatusCell row={row} />
+          {statusExtra?.(row)}
+        </>
+      ),
     },
     {
       title: t('list.columns.lastChange'),
@@ -315,6 +323,7 @@ export const SecretTable = ({
   isLoading,
   emptyContent,
   actions,
+  statusExtra,
 }: SecretTableProps) => {
   const t = useKryptonT();
   const classes = useStyles();
@@ -324,7 +333,7 @@ export const SecretTable = ({
       <Table<ShownSecretRow>
         title={title}
         options={{ paging: rows.length > 50, pageSize: 50, search }}
-        columns={columns(t, href, showCluster, actions)}
+        columns={columns(t, href, showCluster, actions, statusExtra)}
         data={shown}
         isLoading={isLoading}
         emptyContent={emptyContent}

@@ -5,7 +5,7 @@ import {
 } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { MAX_LINKED_SECRET_ENTRIES } from '@krypton/core';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
@@ -15,11 +15,15 @@ import {
   summary,
 } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
+import { versions } from '../consumers/__testUtils__/consumers';
 import { REQUESTS_IN_FLIGHT } from '../list/loadLinkedSecrets';
 import { EntityKryptonOverviewCard } from './EntityKryptonOverviewCard';
 import { OVERVIEW_LIMIT } from './loadOverview';
 
-const server = setupServer();
+/** A card may still read its rows' consumers as a test ends: this answer outlives each reset. */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () => HttpResponse.json(versions())),
+);
 
 function renderFor(annotations: Record<string, string>) {
   const entity: Entity = {
@@ -49,8 +53,11 @@ function renderFor(annotations: Record<string, string>) {
 function serveSecrets(selected: string[] = []) {
   const summaries: string[] = [];
   const histories: string[] = [];
+  const podReads: string[] = [];
   let open = 0;
   let mostOpen = 0;
+  let podsOpen = 0;
+  let mostPodsOpen = 0;
   const overlapping = async <T,>(answer: () => T): Promise<T> => {
     open++;
     mostOpen = Math.max(mostOpen, open);
@@ -74,11 +81,28 @@ function serveSecrets(selected: string[] = []) {
         return overlapping(() => HttpResponse.json({ items: [] }));
       },
     ),
+    http.get(
+      `${baseUrl}/namespaces/demo/secrets/:name/consumers/pods`,
+      async ({ params }) => {
+        podReads.push(String(params.name));
+        podsOpen++;
+        mostPodsOpen = Math.max(mostPodsOpen, podsOpen);
+        await new Promise(resolve => setTimeout(resolve, 2));
+        podsOpen--;
+        return HttpResponse.json(versions());
+      },
+    ),
     http.get(`${baseUrl}/namespaces/demo/secrets`, () =>
       HttpResponse.json({ items: selected.map(name => listItem({ name })) }),
     ),
   );
-  return { summaries, histories, mostOpen: () => mostOpen };
+  return {
+    summaries,
+    histories,
+    podReads,
+    mostOpen: () => mostOpen,
+    mostPodsOpen: () => mostPodsOpen,
+  };
 }
 
 const names = (count: number, from = 1) =>
@@ -108,6 +132,16 @@ describe('EntityKryptonOverviewCard with many links', () => {
     expect([...served.histories].sort()).toEqual(names(OVERVIEW_LIMIT).sort());
     expect(served.mostOpen()).toBeGreaterThan(0);
     expect(served.mostOpen()).toBeLessThanOrEqual(REQUESTS_IN_FLIGHT);
+
+    // The consumers of the shown Secrets only, each once, a few at a time.
+    await waitFor(() =>
+      expect(screen.getAllByText('All consumers current')).toHaveLength(
+        OVERVIEW_LIMIT,
+      ),
+    );
+    expect([...served.podReads].sort()).toEqual(names(OVERVIEW_LIMIT).sort());
+    expect(served.mostPodsOpen()).toBeGreaterThan(1);
+    expect(served.mostPodsOpen()).toBeLessThanOrEqual(REQUESTS_IN_FLIGHT);
   });
 
   it('fills the card from the selector after the named Secrets, counting the rest once', async () => {

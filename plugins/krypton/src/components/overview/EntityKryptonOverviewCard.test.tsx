@@ -5,16 +5,28 @@ import {
 } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks, renderInTestApp } from '@backstage/test-utils';
 import { VersionSummary, messages } from '@krypton/core';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { KryptonApis, baseUrl, summary } from '../../__testUtils__/krypton';
 import { rootRouteRef } from '../../routes';
+import {
+  versions,
+  versionsSummary,
+} from '../consumers/__testUtils__/consumers';
 import { EntityKryptonOverviewCard } from './EntityKryptonOverviewCard';
 import { OVERVIEW_LIMIT } from './loadOverview';
 
-const server = setupServer();
+/**
+ * Whoever may not read a Secret's pods sees no mark: the default of these tests, kept through
+ * each test's reset, since a card may still read its rows' consumers as a test ends.
+ */
+const server = setupServer(
+  http.get(/\/consumers\/pods$/, () =>
+    HttpResponse.json({ error: messages.forbiddenAcl }, { status: 403 }),
+  ),
+);
 
 function renderFor(annotations: Record<string, string>) {
   const entity: Entity = {
@@ -310,6 +322,111 @@ describe('EntityKryptonOverviewCard', () => {
       /^An edit here is undone by External Secrets: at once when the ExternalSecret's creationPolicy is Merge; with creationPolicy: Orphan it is kept until the ExternalSecret's next refresh\./,
     );
     expect(within(row('own')).queryByText(/^Owned by/)).toBeNull();
+  });
+
+  it("marks each Secret with whether its consumers' pods hold its live version, linking to its Consumers tab", async () => {
+    const podReads: string[] = [];
+    server.use(
+      http.get(`${secretUrl(':name')}/summary`, ({ params }) =>
+        HttpResponse.json(summary({ name: String(params.name) })),
+      ),
+      http.get(`${secretUrl(':name')}/versions`, () =>
+        HttpResponse.json({ items: [versionSummary(1)] }),
+      ),
+      http.get(`${secretUrl(':name')}/consumers/pods`, ({ params }) => {
+        const name = String(params.name);
+        podReads.push(name);
+        switch (name) {
+          case 'db':
+            return HttpResponse.json(versions());
+          case 'api-key':
+            return HttpResponse.json(
+              versions({
+                summary: versionsSummary({
+                  current: 1,
+                  stale: 2,
+                  staleVersions: [2],
+                  allCurrent: false,
+                }),
+              }),
+            );
+          case 'token':
+            return HttpResponse.json(
+              versions({
+                summary: versionsSummary({
+                  current: 1,
+                  converging: 2,
+                  allCurrent: false,
+                }),
+              }),
+            );
+          case 'unused':
+            return HttpResponse.json(versions({ workloads: [] }));
+          case 'signing':
+            return HttpResponse.json(
+              { error: messages.forbiddenAcl },
+              { status: 403 },
+            );
+          default:
+            return HttpResponse.json(
+              { error: messages.unavailable },
+              { status: 503 },
+            );
+        }
+      }),
+    );
+    const user = userEvent.setup();
+    await renderFor({
+      'krypton.io/secrets':
+        'demo/db, demo/api-key, demo/token, demo/unused, demo/signing, demo/broken',
+    });
+    await screen.findByRole('table', { name: 'Linked Secrets' });
+
+    const current = await within(row('db')).findByRole('link', {
+      name: 'All consumers current (db)',
+    });
+    expect(current).toHaveTextContent('All consumers current');
+    expect(current).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/db/consumers?${entityQuery}`,
+    );
+    expect(
+      await within(row('api-key')).findByRole('link', {
+        name: '2 pods stale (api-key)',
+      }),
+    ).toHaveAttribute(
+      'href',
+      `/krypton/secret/demo/api-key/consumers?${entityQuery}`,
+    );
+    expect(
+      await within(row('token')).findByRole('link', {
+        name: 'Consumers not all confirmed (token)',
+      }),
+    ).toBeInTheDocument();
+
+    // Another failure: a dash, with why on hover and for screen readers.
+    const broken = row('broken');
+    const dash = await within(broken).findByText('—');
+    expect(dash).toHaveAttribute('aria-hidden', 'true');
+    const why = `Could not read which version the consumers' pods hold: ${messages.unavailable}`;
+    expect(within(broken).getByText(why)).toBeInTheDocument();
+    await user.hover(dash);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(why);
+
+    // Each Secret is read once; a 403 and a Secret without consumers show nothing.
+    await waitFor(() =>
+      expect([...podReads].sort()).toEqual(
+        ['api-key', 'broken', 'db', 'signing', 'token', 'unused'].sort(),
+      ),
+    );
+    for (const name of ['signing', 'unused']) {
+      const quiet = row(name);
+      expect(within(quiet).queryByText('—')).toBeNull();
+      expect(
+        within(quiet).queryByText(/current|stale|not all confirmed/),
+      ).toBeNull();
+      expect(within(quiet).getByText('OK')).toBeInTheDocument();
+    }
   });
 
   it('says how to link Secrets when the entity links none', async () => {

@@ -33,6 +33,11 @@ import { useKryptonT } from '../../translation';
 import { useCellLineStyles } from '../list/cellLines';
 import { SecretRow, formatVersion } from '../list/secretRows';
 import { useKryptonAnnotationPrefix } from '../annotationPrefix';
+import {
+  ConsumerVersionsBadge,
+  VersionsLoader,
+  useVersionsLoader,
+} from '../consumers/ConsumerVersionsBadge';
 import { OwnerChip } from '../owner';
 import { SecretHref, useSecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
@@ -191,8 +196,9 @@ function OverviewRowView(props: {
   item: OverviewRow;
   href?: SecretHref;
   showCluster: boolean;
+  loader: VersionsLoader;
 }) {
-  const { item, href, showCluster } = props;
+  const { item, href, showCluster, loader } = props;
   const { row } = item;
   const t = useKryptonT();
   const classes = useStyles();
@@ -229,6 +235,12 @@ function OverviewRowView(props: {
           </TableCell>
           <TableCell className={classes.cell}>
             <StatusCell item={item} />
+            <ConsumerVersionsBadge
+              location={row.location}
+              name={row.name}
+              to={href?.(row.location, undefined, 'consumers')}
+              loader={loader}
+            />
           </TableCell>
         </>
       ) : (
@@ -250,6 +262,8 @@ function OverviewTable(props: {
   const { rows, href, showCluster } = props;
   const t = useKryptonT();
   const classes = useStyles();
+  // The consumers of each shown row, read once it is on screen and a few at a time.
+  const loader = useVersionsLoader();
   return (
     <Table size="small" aria-label={t('overview.tableLabel')}>
       <TableHead>
@@ -275,6 +289,7 @@ function OverviewTable(props: {
             item={item}
             href={href}
             showCluster={showCluster}
+            loader={loader}
           />
         ))}
       </TableBody>
@@ -284,8 +299,9 @@ function OverviewTable(props: {
 
 /**
  * The entity overview's card: the entity's linked Secrets with their version, the last change of
- * values through Krypton (who and when, from the newest history version), and any problem, with
- * links to each Secret's history and consumers under its name.
+ * values through Krypton (who and when, from the newest history version), any problem, and
+ * whether the pods of its consumers hold its live version, with links to each Secret's history
+ * and consumers under its name.
  *
  * @public
  */

@@ -7,8 +7,13 @@ import {
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
 import {
+  ConsumerPod,
+  ConsumerVersionsResult,
+  ConsumerVersionsSummary,
   ConsumerWorkload,
+  ConsumerWorkloadVersions,
   ConsumersResult,
+  HeldVersion,
   LastRestart,
   RestartResult,
   SecretSummary,
@@ -87,6 +92,118 @@ export const consumers = (
 ): ConsumersResult => ({
   workloads: [api, worker, agent],
   discoveryFailures: [],
+  ...overrides,
+});
+
+/** When the pods were read in the versions fixtures: durations are measured against it. */
+export const CHECKED_AT = '2026-12-01T10:00:00.000Z';
+
+/** A running, ready pod whose one container reads the Secret through env. */
+export function pod(
+  name: string,
+  holds: HeldVersion,
+  overrides: Partial<ConsumerPod> = {},
+): ConsumerPod {
+  return {
+    name,
+    phase: 'Running',
+    ready: true,
+    creationTimestamp: '2026-12-01T08:00:00.000Z',
+    deleting: false,
+    holds,
+    containers: [
+      {
+        name: 'app',
+        role: 'container',
+        reads: ['env'],
+        startedAt: '2026-12-01T08:00:10.000Z',
+        running: true,
+        restarts: 0,
+        holds,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** A workload of the dry run with its rollout done and the given pods, grouped as the server does. */
+export function workloadVersions(
+  consumer: ConsumerWorkload,
+  overrides: Partial<ConsumerWorkloadVersions> = {},
+): ConsumerWorkloadVersions {
+  const pods = overrides.pods ?? [
+    pod(`${consumer.name}-1`, { state: 'version', version: 3 }),
+  ];
+  return {
+    ...consumer,
+    rollout: {
+      desired: pods.length,
+      updated: pods.length,
+      ready: pods.length,
+      available: pods.length,
+      observed: true,
+      conditions: [],
+    },
+    problems: [],
+    groups: [
+      {
+        holds: { state: 'version', version: 3 },
+        status: 'current',
+        pods: pods.map(p => p.name),
+      },
+    ],
+    pods,
+    ...overrides,
+  };
+}
+
+/** The counts of an answer where every pod holds the live version. */
+export function versionsSummary(
+  overrides: Partial<ConsumerVersionsSummary> = {},
+): ConsumerVersionsSummary {
+  return {
+    pods: 3,
+    current: 3,
+    stale: 0,
+    converging: 0,
+    uncertain: 0,
+    notStarted: 0,
+    unaffected: 0,
+    staleVersions: [],
+    olderThanHistory: 0,
+    unreadWorkloads: 0,
+    allCurrent: true,
+    message: 'All 3 pods that read it hold version 3, the live version.',
+    ...overrides,
+  };
+}
+
+/**
+ * GET .../consumers/pods for the dry run's three workloads: the pods of api and worker at the live
+ * version 3, and the agent's, which pulls images with the Secret only.
+ */
+export const versions = (
+  overrides: Partial<ConsumerVersionsResult> = {},
+): ConsumerVersionsResult => ({
+  live: { version: 3, since: '2026-12-01T07:00:00.000Z' },
+  checkedAt: CHECKED_AT,
+  workloads: [
+    workloadVersions(api),
+    workloadVersions(worker),
+    // Its pods name the Secret only in imagePullSecrets: they hold nothing of it.
+    workloadVersions(agent, {
+      pods: [pod('agent-1', { state: 'imagePullOnly' }, { containers: [] })],
+      groups: [
+        {
+          holds: { state: 'imagePullOnly' },
+          status: 'unaffected',
+          pods: ['agent-1'],
+        },
+      ],
+    }),
+  ],
+  discoveryFailures: [],
+  summary: versionsSummary({ current: 2, unaffected: 1 }),
   ...overrides,
 });
 
@@ -183,6 +300,8 @@ export const failed: RestartResult = {
 
 export interface ServeOptions {
   consumers?: ConsumersResult | (() => Response);
+  /** The answers to GET .../consumers/pods, in order; the last one repeats. */
+  versions?: Array<ConsumerVersionsResult | (() => Response)>;
   /** The stored last restart, answered in order; the last one repeats. */
   last?: Array<LastRestart | null>;
   restartEnabled?: boolean;
@@ -195,8 +314,9 @@ export function serveConsumers(
   server: Pick<SetupServer, 'use'>,
   options: ServeOptions,
 ) {
-  const calls = { consumers: 0, last: 0, posts: 0 };
+  const calls = { consumers: 0, versions: 0, last: 0, posts: 0 };
   const lasts = options.last ?? [null];
+  const answers = options.versions ?? [versions()];
   server.use(
     http.get(`${baseUrl}/config`, () =>
       HttpResponse.json(
@@ -206,6 +326,13 @@ export function serveConsumers(
     http.get(`${secretPath}/consumers`, () => {
       calls.consumers += 1;
       const answer = options.consumers ?? consumers();
+      return typeof answer === 'function'
+        ? answer()
+        : HttpResponse.json(answer);
+    }),
+    http.get(`${secretPath}/consumers/pods`, () => {
+      const answer = answers[Math.min(calls.versions, answers.length - 1)];
+      calls.versions += 1;
       return typeof answer === 'function'
         ? answer()
         : HttpResponse.json(answer);
