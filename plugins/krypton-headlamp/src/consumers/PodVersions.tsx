@@ -8,13 +8,13 @@ import {
 } from '@krypton/core';
 import { StatusLabel } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import {
-  describeCondition,
   describeContainerRead,
   describeContainerRole,
   describeHeldVersion,
   describeRolloutCounts,
   describeRolloutProblem,
   describeStaleFor,
+  describeStuckReasons,
   describeTime,
   describeVersionStatus,
   describeVersionsSummary,
@@ -147,37 +147,16 @@ export function VersionsFailure(props: {
   );
 }
 
-/** What keeps a workload from being current, or nothing when it is. */
+/** What keeps a workload from being current, or nothing when it is, in Headlamp's words. */
 function stuckReasons(
   workload: ConsumerWorkloadVersions,
   checkedAt: string,
 ): string[] {
-  const reasons = workload.problems.map(problem =>
-    problem.pods?.length
-      ? followWords.problemWithPods(
-          describeRolloutProblem(problem.reason, t),
-          problem.pods.join(', '),
-        )
-      : describeRolloutProblem(problem.reason, t),
-  );
-  if (workload.podsFailure)
-    reasons.push(words.podsFailed(workload.podsFailure.message));
-  for (const group of workload.groups) {
-    if (group.status === 'current' || group.status === 'unaffected') continue;
-    reasons.push(
-      words.group(
-        describeVersionStatus(group.status, t).label,
-        describeHeldVersion(group.holds, t, { checkedAt }),
-        t('consumers.versions.podCount', { count: group.pods.length }),
-      ),
-    );
-  }
-  if (reasons.length === 0) return reasons;
-  // The controller's own words explain the problems best.
-  return [
-    ...reasons,
-    ...workload.rollout.conditions.map(c => describeCondition(c, t)),
-  ];
+  return describeStuckReasons(workload, checkedAt, t, {
+    problemWithPods: followWords.problemWithPods,
+    podsFailed: words.podsFailed,
+    group: words.group,
+  });
 }
 
 /** Each workload that is not current, with what keeps it and its controller's conditions. */

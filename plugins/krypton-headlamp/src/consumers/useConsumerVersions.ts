@@ -1,158 +1,36 @@
-import { ConsumerVersionsResult } from '@krypton/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  FollowState as SharedFollowState,
+  FollowedVersions,
+  useFollowedVersions,
+} from '@krypton/plugin-krypton-react';
+import { useCallback } from 'react';
 import { HeadlampKrypton } from '../engines';
 import { Failure, failureOf } from '../history/failure';
 import { ShownSecret } from '../shownSecret';
 
-/**
- * How often a followed rollout is read again: often enough to watch, rarely enough for the API
- * server. The portal's value (plugins/krypton's useConsumerVersions), which it does not share.
- */
-export const FOLLOW_INTERVAL_MS = 5_000;
+export {
+  FOLLOW_INTERVAL_MS,
+  FOLLOW_LIMIT_MS,
+} from '@krypton/plugin-krypton-react';
 
-/** How long a rollout is followed before the part says what is stuck and stops asking. */
-export const FOLLOW_LIMIT_MS = 10 * 60_000;
-
-/**
- * Following a rollout: `following` while the part reads the pods again every FOLLOW_INTERVAL_MS
- * (`failure` is the last read's, if it failed), `done` once every pod holds the live version,
- * `timedOut` at FOLLOW_LIMIT_MS, `stopped` when the user stopped it.
- */
-export type FollowState =
-  | { phase: 'idle' }
-  | { phase: 'following'; failure?: Failure }
-  | { phase: 'done'; version: number | null }
-  | { phase: 'timedOut' }
-  | { phase: 'stopped' };
-
-export interface ConsumerVersionsState {
-  loading: boolean;
-  /** The latest read's failure, when no read has succeeded since. */
-  failure?: Failure;
-  /** The latest answer: a followed rollout replaces it with every read. */
-  value?: ConsumerVersionsResult;
-  /** Reads the pods again once. */
-  retry: () => void;
-  follow: FollowState;
-  /** Follows a rollout: reads now, then every FOLLOW_INTERVAL_MS until all pods are current. */
-  startFollowing: () => void;
-  stopFollowing: () => void;
-}
+/** Following a rollout, with Headlamp's failures. */
+export type FollowState = SharedFollowState<Failure>;
+export type ConsumerVersionsState = FollowedVersions<Failure>;
 
 /**
  * Which version of the Secret the consumers' pods hold, from the core's ConsumerVersions engine
  * as the backend's route runs it (the live Secret's gate, metadata only, then the dry run and
- * each workload's pods, every list the user's own), read once when the part opens and again on
- * request; and the following of a rollout after a restart. Reads may overlap (a retry while
- * following): only an answer newer than the one shown replaces it. Following ends when the part
- * unmounts or the Secret changes.
+ * each workload's pods, every list the user's own), and the following of a rollout, as
+ * krypton-react's useFollowedVersions does it for every host.
  */
 export function useConsumerVersions(
   krypton: HeadlampKrypton,
   secret: ShownSecret,
 ): ConsumerVersionsState {
   const { namespace, name } = secret;
-  const [state, setState] = useState<{
-    loading: boolean;
-    failure?: Failure;
-    value?: ConsumerVersionsResult;
-  }>({ loading: true });
-  const [follow, setFollow] = useState<FollowState>({ phase: 'idle' });
-
-  // Every read has a number; an answer older than the one applied is dropped.
-  const sent = useRef(0);
-  const applied = useRef(0);
-  // Each follow has a number: a stopped or replaced follow ignores its reads still in flight.
-  const followRun = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  const alive = useRef(true);
-
-  const read = useCallback(async (): Promise<ConsumerVersionsResult> => {
-    const id = ++sent.current;
-    setState(s => ({ ...s, loading: true }));
-    try {
-      const value = await krypton.consumerVersions.read(
-        namespace,
-        name,
-        krypton.gate,
-      );
-      if (alive.current && id > applied.current) {
-        applied.current = id;
-        setState({ loading: false, value });
-      }
-      return value;
-    } catch (error) {
-      if (alive.current && id > applied.current) {
-        applied.current = id;
-        // The last answer stays in view: a failed re-read says so beside it.
-        setState(s => ({
-          loading: false,
-          failure: failureOf(error),
-          value: s.value,
-        }));
-      }
-      throw error;
-    }
-  }, [krypton, namespace, name]);
-
-  const cancelFollow = useCallback(() => {
-    followRun.current += 1;
-    if (timer.current !== undefined) clearTimeout(timer.current);
-    timer.current = undefined;
-  }, []);
-
-  // A new Secret starts afresh: its first read, and no follow of the last one's rollout.
-  useEffect(() => {
-    alive.current = true;
-    cancelFollow();
-    setFollow({ phase: 'idle' });
-    setState({ loading: true });
-    read().catch(() => undefined);
-    return () => {
-      alive.current = false;
-      cancelFollow();
-    };
-  }, [read, cancelFollow]);
-
-  const retry = useCallback(() => {
-    read().catch(() => undefined);
-  }, [read]);
-
-  const startFollowing = useCallback(() => {
-    cancelFollow();
-    const run = followRun.current;
-    const deadline = Date.now() + FOLLOW_LIMIT_MS;
-    setFollow({ phase: 'following' });
-    const poll = async () => {
-      timer.current = undefined;
-      let value: ConsumerVersionsResult | undefined;
-      let failure: Failure | undefined;
-      try {
-        value = await read();
-      } catch (error) {
-        failure = failureOf(error);
-      }
-      if (!alive.current || followRun.current !== run) return;
-      if (value?.summary.allCurrent) {
-        setFollow({ phase: 'done', version: value.live.version });
-        return;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        setFollow({ phase: 'timedOut' });
-        return;
-      }
-      setFollow({ phase: 'following', failure });
-      // The last read falls on the deadline, so the limit is never overshot by a whole interval.
-      timer.current = setTimeout(poll, Math.min(FOLLOW_INTERVAL_MS, left));
-    };
-    poll();
-  }, [cancelFollow, read]);
-
-  const stopFollowing = useCallback(() => {
-    cancelFollow();
-    setFollow({ phase: 'stopped' });
-  }, [cancelFollow]);
-
-  return { ...state, retry, follow, startFollowing, stopFollowing };
+  const read = useCallback(
+    () => krypton.consumerVersions.read(namespace, name, krypton.gate),
+    [krypton, namespace, name],
+  );
+  return useFollowedVersions(read, failureOf);
 }

@@ -19,6 +19,7 @@ export {
   describeRolloutCounts,
   describeRolloutProblem,
   describeStaleFor,
+  describeStuckReasons,
   describeVersionStatus,
   describeVersionsSummary,
   formatClockTime,
@@ -26,8 +27,15 @@ export {
   isOverdue,
 } from './versions';
 export type {
+  StuckReasonWords,
   VersionStatusDescription,
   VersionTimeOptions,
   VersionsSummaryDescription,
   VersionsSummaryState,
 } from './versions';
+export {
+  FOLLOW_INTERVAL_MS,
+  FOLLOW_LIMIT_MS,
+  useFollowedVersions,
+} from './useFollowedVersions';
+export type { FollowState, FollowedVersions } from './useFollowedVersions';

@@ -1,5 +1,6 @@
 import type {
   ConsumerVersionsResult,
+  ConsumerWorkloadVersions,
   ContainerRead,
   ContainerVersion,
   HeldVersion,
@@ -459,4 +460,56 @@ export function describeVersionsSummary(
     notes.push(t('consumers.versions.notes.discoveryFailures'));
   }
   return { state, line, notes };
+}
+
+/**
+ * The host's own words that place the shared ones in a stuck workload's reasons: a problem with
+ * the pods it concerns, a pod list that could not be read, and a group of pods.
+ *
+ * @public
+ */
+export interface StuckReasonWords {
+  problemWithPods(problem: string, pods: string): string;
+  podsFailed(message: string): string;
+  group(status: string, held: string, pods: string): string;
+}
+
+/**
+ * What keeps a workload from being current, or nothing when it is: its problems (with their
+ * pods), a pod list that could not be read, each group that is not current, and then its
+ * controller's conditions, whose own words explain the problems best.
+ *
+ * @public
+ */
+export function describeStuckReasons(
+  workload: ConsumerWorkloadVersions,
+  checkedAt: string,
+  t: ConsumersT,
+  words: StuckReasonWords,
+): string[] {
+  const reasons = workload.problems.map(problem =>
+    problem.pods?.length
+      ? words.problemWithPods(
+          describeRolloutProblem(problem.reason, t),
+          problem.pods.join(', '),
+        )
+      : describeRolloutProblem(problem.reason, t),
+  );
+  if (workload.podsFailure)
+    reasons.push(words.podsFailed(workload.podsFailure.message));
+  for (const group of workload.groups) {
+    if (group.status === 'current' || group.status === 'unaffected') continue;
+    reasons.push(
+      words.group(
+        describeVersionStatus(group.status, t).label,
+        describeHeldVersion(group.holds, t, { checkedAt }),
+        t('consumers.versions.podCount', { count: group.pods.length }),
+      ),
+    );
+  }
+  if (reasons.length === 0) return reasons;
+  return [
+    ...reasons,
+    ...workload.rollout.conditions.map(c => describeCondition(c, t)),
+  ];
 }

@@ -124,16 +124,16 @@ function VersionsHeadline({ versions }: { versions: ConsumerVersionsState }) {
   const t = useKryptonT();
   if (versions.value) {
     return (
-      <VersionsSummary result={versions.value} rereadError={versions.error} />
+      <VersionsSummary result={versions.value} rereadError={versions.failure} />
     );
   }
-  if (!versions.error) return null;
+  if (!versions.failure) return null;
   return (
     <Box>
       <ResponseErrorPanel
-        error={versions.error}
+        error={versions.failure}
         title={t('consumers.pods.loadFailed', {
-          message: versions.error.message,
+          message: versions.failure.message,
         })}
       />
       <Box mt={1}>

@@ -3,10 +3,7 @@ import {
   ConsumerWorkloadVersions,
 } from '@krypton/core';
 import {
-  describeCondition,
-  describeHeldVersion,
-  describeRolloutProblem,
-  describeVersionStatus,
+  describeStuckReasons,
   describeVersionsSummary,
 } from '@krypton/plugin-krypton-react';
 import Box from '@material-ui/core/Box';
@@ -79,41 +76,19 @@ export function VersionsSummary(props: {
   );
 }
 
-/** What keeps a workload from being current, or nothing when it is. */
+/** What keeps a workload from being current, or nothing when it is, in the portal's words. */
 function stuckReasons(
   workload: ConsumerWorkloadVersions,
   checkedAt: string,
   t: KryptonT,
 ): string[] {
-  const reasons = workload.problems.map(problem =>
-    problem.pods?.length
-      ? t('consumers.follow.problemWithPods', {
-          problem: describeRolloutProblem(problem.reason, t),
-          pods: problem.pods.join(', '),
-        })
-      : describeRolloutProblem(problem.reason, t),
-  );
-  if (workload.podsFailure) {
-    reasons.push(
-      t('consumers.pods.podsFailed', { message: workload.podsFailure.message }),
-    );
-  }
-  for (const group of workload.groups) {
-    if (group.status === 'current' || group.status === 'unaffected') continue;
-    reasons.push(
-      t('consumers.pods.group', {
-        status: describeVersionStatus(group.status, t).label,
-        held: describeHeldVersion(group.holds, t, { checkedAt }),
-        pods: t('consumers.versions.podCount', { count: group.pods.length }),
-      }),
-    );
-  }
-  if (reasons.length === 0) return reasons;
-  // The controller's own words explain the problems best.
-  return [
-    ...reasons,
-    ...workload.rollout.conditions.map(c => describeCondition(c, t)),
-  ];
+  return describeStuckReasons(workload, checkedAt, t, {
+    problemWithPods: (problem, pods) =>
+      t('consumers.follow.problemWithPods', { problem, pods }),
+    podsFailed: message => t('consumers.pods.podsFailed', { message }),
+    group: (status, held, pods) =>
+      t('consumers.pods.group', { status, held, pods }),
+  });
 }
 
 /** Each workload that is not current, with what keeps it and its controller's conditions. */
@@ -199,10 +174,10 @@ export function FollowStatus(props: {
               minutes,
             })}
           </Typography>
-          {follow.error && (
+          {follow.failure && (
             <Typography variant="caption" color="error">
               {t('consumers.follow.checkFailed', {
-                message: follow.error.message,
+                message: follow.failure.message,
               })}
             </Typography>
           )}
