@@ -63,3 +63,4 @@ export * from './kubernetes/storageRewrite';
 export * from './kubernetes/storageMigrations';
 export * from './kubernetes/restGateway';
 export * from './kubernetes/createEngines';
+export * from './kubernetes/reviewedActor';

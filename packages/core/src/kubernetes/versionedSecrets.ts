@@ -1,12 +1,15 @@
 import {
   DeleteResult,
   OwnedEditReason,
+  SecretSummary,
   RestoreRequest,
   UpdateSecretRequest,
   VersionDto,
   VersionSummary,
 } from '../dto';
 import { HistoryCleanupCounts, KryptonError, messages } from '../errors';
+import { DiffSide, KeyDiffEntry, keyDiff } from '../keyDiff';
+import { inPool } from '../pool';
 import {
   ArchiveOutcome,
   HistoryMovedError,
@@ -66,6 +69,30 @@ export interface DeleteRequest extends OwnedEditReason {
   resourceVersion: string;
   keepHistory: boolean;
 }
+
+/**
+ * One version of a history with what the write that replaced it changed, key by key: against the
+ * next version, or the live Secret for the newest. Never values.
+ *
+ * @public
+ */
+export interface VersionChanges extends VersionSummary {
+  /** The keys added, removed or changed; unchanged keys are left out. */
+  changes: Array<Pick<KeyDiffEntry, 'key' | 'change' | 'kind'>>;
+}
+
+/**
+ * A history with its key-level changes: the live Secret's summary and its versions, newest first.
+ *
+ * @public
+ */
+export interface HistoryChanges {
+  live: SecretSummary;
+  versions: VersionChanges[];
+}
+
+/** Snapshots read at once for a history's changes, as the Consumers view bounds its reads. */
+const VERSION_READS_IN_FLIGHT = 4;
 
 const stale = () => new KryptonError('conflict', messages.staleRevision);
 
@@ -289,6 +316,42 @@ export class VersionedSecrets {
     return records.reverse().map(versionSummary);
   }
 
+  /**
+   * The history with what each replacing write changed, key by key. It compares values, so it is
+   * gated like reading a version's values, and it answers with none of them.
+   */
+  async changes(
+    namespace: string,
+    name: string,
+    gate: LiveGate,
+  ): Promise<HistoryChanges> {
+    const live = await this.live.loadGated(
+      namespace,
+      name,
+      ['read', 'reveal'],
+      gate,
+    );
+    const records = await this.history.inventory(namespace, live);
+    const sides = await inPool(
+      records,
+      VERSION_READS_IN_FLIGHT,
+      async (record): Promise<DiffSide> =>
+        valueSide(
+          (
+            await this.history.read(namespace, live, record.version)
+          ).snapshot.data,
+        ),
+    );
+    sides.push(valueSide(live.data));
+    const versions = records.map((record, i) => ({
+      ...versionSummary(record),
+      changes: keyDiff(sides[i], sides[i + 1])
+        .entries.filter(entry => entry.change !== 'unchanged')
+        .map(({ key, change, kind }) => ({ key, change, kind })),
+    }));
+    return { live: this.live.toSummary(live), versions: versions.reverse() };
+  }
+
   /** One version with its values, split into lossless text and original base64. */
   async version(
     namespace: string,
@@ -321,4 +384,13 @@ export class VersionedSecrets {
     if (record.description !== undefined) dto.description = record.description;
     return dto;
   }
+}
+
+function valueSide(native: Record<string, string> | undefined): DiffSide {
+  const split = splitData(native);
+  return {
+    keys: Object.keys(native ?? {}),
+    binaryKeys: Object.keys(split.binaryData),
+    values: split,
+  };
 }

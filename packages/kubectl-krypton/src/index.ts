@@ -1,0 +1,4 @@
+export { run } from './main';
+export type { CliIo } from './cli/io';
+export { EXIT } from './cli/exitCodes';
+export type { ExitCode } from './cli/exitCodes';
