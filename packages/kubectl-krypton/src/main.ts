@@ -4,6 +4,7 @@ import { EXIT, ExitCode } from './cli/exitCodes';
 import { CliIo } from './cli/io';
 import { COMMANDS, commandNamed } from './commands';
 import { Command } from './commands/command';
+import { complete } from './complete';
 import { Session, openSession } from './session';
 import { VERSION } from './version';
 
@@ -78,6 +79,10 @@ export async function run(
   let session: Session | undefined;
   let name: string | undefined;
   try {
+    if (argv[0] === '__complete') {
+      await complete(argv.slice(1), io);
+      return EXIT.ok;
+    }
     const parsed = parseCommandLine(argv);
     if (parsed.command === undefined || parsed.command === 'help') {
       io.stdout.write(mainHelp());

@@ -54,10 +54,17 @@ export async function cli(
     env: { HOME: '/nonexistent', PATH: process.env.PATH, ...options.env },
     edit: options.edit ?? (async () => 1),
   };
-  const code = await run(
-    [...args, '--kubeconfig', kubeconfigOf(user), '-n', namespace],
-    io,
-  );
+  // Completion reads the words as typed, so its kubeconfig comes from the environment.
+  const code =
+    args[0] === '__complete'
+      ? await run(args, {
+          ...io,
+          env: { ...io.env, KUBECONFIG: kubeconfigOf(user) },
+        })
+      : await run(
+          [...args, '--kubeconfig', kubeconfigOf(user), '-n', namespace],
+          io,
+        );
   return { code, stdout, stderr };
 }
 
