@@ -64,8 +64,17 @@ export function liveComparison(
   return { side: keysOnly, reason: 'notLoaded' };
 }
 
-/** @public */
-export function versionSide(version: VersionDto): DiffSide {
+/**
+ * The side of a version, or of a live Secret read with its values (they split alike).
+ *
+ * @public
+ */
+export function versionSide(
+  version: Pick<
+    VersionDto | SecretDto,
+    'keys' | 'binaryKeys' | 'data' | 'binaryData'
+  >,
+): DiffSide {
   return {
     keys: version.keys,
     binaryKeys: version.binaryKeys,

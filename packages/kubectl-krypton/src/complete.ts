@@ -9,6 +9,15 @@ const NO_FILE_COMPLETION = 4;
 /** A list of names is read within this; a slow cluster gives no names rather than a stuck shell. */
 const NAME_DEADLINE_MS = 3000;
 
+/** The flags that take the next word as their value, long and short. */
+const VALUE_FLAGS: ReadonlySet<string> = new Set(
+  Object.entries(FLAGS).flatMap(([name, spec]) => {
+    const { type, short } = spec as { type: string; short?: string };
+    if (type !== 'string') return [];
+    return short ? [`--${name}`, `-${short}`] : [`--${name}`];
+  }),
+);
+
 function flagsOf(commandName: string | undefined): string[] {
   const command = commandName ? commandNamed(commandName) : undefined;
   return [...GLOBAL_FLAGS, ...(command?.flags ?? [])].map(name => `--${name}`);
@@ -40,13 +49,7 @@ export async function complete(words: string[], io: CliIo): Promise<void> {
   const before = words.slice(0, -1);
   const positionals = before.filter(
     (word, i) =>
-      !word.startsWith('-') &&
-      !(
-        i > 0 &&
-        /^(-n|--namespace|--context|--kubeconfig|--cluster|--user|-o|--output|--request-timeout|--description)$/.test(
-          before[i - 1],
-        )
-      ),
+      !word.startsWith('-') && !(i > 0 && VALUE_FLAGS.has(before[i - 1])),
   );
   let candidates: string[] = [];
   if (current.startsWith('-')) candidates = flagsOf(positionals[0]);

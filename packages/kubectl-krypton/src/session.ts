@@ -3,6 +3,7 @@ import {
   EngineSettings,
   KryptonEngines,
   LiveGate,
+  RBAC_ONLY_GATE,
   RestKubeGateway,
   createEngines,
   parseHistoryLimit,
@@ -18,16 +19,6 @@ import { VERSION } from './version';
 
 /** snapshot-by of a version saved from the terminal when the API server does not say who. */
 export const KUBECTL_ACTOR = 'kubectl';
-
-/**
- * The gate in the terminal: as in Headlamp, the user's own RBAC, which the API server applies to
- * every request, is the only one. Krypton's access-rule annotations are advisory here: anyone
- * with these credentials could bypass them with kubectl itself.
- */
-const RBAC_ONLY_GATE: LiveGate = {
-  permit: async () => () => {},
-  admit: () => {},
-};
 
 /** One command's connection and engines. */
 export interface Session {

@@ -5,6 +5,7 @@ import {
   KryptonError,
   KubeGateway,
   LiveGate,
+  RBAC_ONLY_GATE,
   VersionedSecretsOptions,
   createEngines,
   parseHistoryLimit,
@@ -23,16 +24,8 @@ export const DEFAULT_HEADLAMP_SETTINGS: HeadlampKryptonSettings = {
   historyLimit: parseHistoryLimit(undefined),
 };
 
-/**
- * The gate inside Headlamp: there is no trusted server, so the user's Kubernetes RBAC, which the
- * API server applies to every request, is the only gate. Krypton's access-rule annotations are
- * advisory here: anyone who could bypass them with Headlamp's own editor or kubectl could bypass
- * a check made in their own browser too.
- */
-export const RBAC_ONLY_GATE: LiveGate = {
-  permit: async () => () => {},
-  admit: () => {},
-};
+/** The gate inside Headlamp: the core's RBAC_ONLY_GATE, as there is no trusted server. */
+export { RBAC_ONLY_GATE };
 
 /**
  * History names and binds snapshots by SHA-256 of the live UID (the core's hash32, on Web Crypto).

@@ -68,6 +68,19 @@ export interface LiveGate {
 }
 
 /**
+ * The gate of a host with no trusted server of its own (Headlamp, the terminal): the user's
+ * Kubernetes RBAC, which the API server applies to every request, is the only one. Krypton's
+ * access-rule annotations are advisory there: anyone who could bypass them with kubectl could
+ * bypass a check made in their own client too.
+ *
+ * @public
+ */
+export const RBAC_ONLY_GATE: LiveGate = {
+  permit: async () => () => {},
+  admit: () => {},
+};
+
+/**
  * A check of the live object that throws a refusal.
  *
  * @public

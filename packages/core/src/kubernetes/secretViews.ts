@@ -5,7 +5,7 @@ import {
   readAccessRules,
 } from '../annotations';
 import { SecretDto, SecretMetadataView, SecretSummary } from '../dto';
-import { emptyMap, losslessText } from '../encoding';
+import { base64DecodedLength, emptyMap, losslessText } from '../encoding';
 import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
 import { isSnapshotName } from '../validation';
 import {
@@ -63,6 +63,21 @@ export function splitData(native: Record<string, string> | undefined): {
  * @public
  */
 export const VALUE_ACTIONS: readonly SecretAction[] = ['read', 'reveal'];
+
+/**
+ * Each value's decoded size, from the native base64, which Kubernetes always stores canonical: the
+ * sizes of masked values, without showing them.
+ *
+ * @public
+ */
+export function keySizes(secret: NativeSecret): Record<string, number> {
+  const sizes = emptyMap<number>();
+  const data = secret.data ?? {};
+  for (const key of Object.keys(data)) {
+    sizes[key] = base64DecodedLength(data[key]);
+  }
+  return sizes;
+}
 
 /**
  * Whether Krypton ever shows this Secret's values. A service-account token is a credential of the

@@ -9,6 +9,7 @@ import {
   lineDiff,
   lineDiffHunks,
   parseVersionParam,
+  versionSide,
 } from '@krypton/core';
 import { outputFormat } from '../cli/args';
 import { EXIT } from '../cli/exitCodes';
@@ -46,24 +47,10 @@ async function read(
     const dto = krypton.live.toDto(
       await krypton.live.get(namespace, name, gate),
     );
-    return {
-      version: dto.version,
-      side: {
-        keys: dto.keys,
-        binaryKeys: dto.binaryKeys,
-        values: { data: dto.data, binaryData: dto.binaryData },
-      },
-    };
+    return { version: dto.version, side: versionSide(dto) };
   }
   const version = await krypton.versioned.version(namespace, name, side, gate);
-  return {
-    version: version.version,
-    side: {
-      keys: version.keys,
-      binaryKeys: version.binaryKeys,
-      values: { data: version.data, binaryData: version.binaryData },
-    },
-  };
+  return { version: version.version, side: versionSide(version) };
 }
 
 /** One key's lines of the diff: masked, or with --reveal its text values and line changes. */

@@ -58,6 +58,7 @@ export function readEdit(
   if (parsed === undefined || parsed === null) return { data: {} };
   if (typeof parsed !== 'object' || Array.isArray(parsed))
     return { problem: 'the file must map each key to its value.' };
+  const binary = new Set(binaryKeys);
   const data: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(
     parsed as Record<string, unknown>,
@@ -66,7 +67,7 @@ export function readEdit(
       return {
         problem: `the value of ${key} must be text, not a list or a map.`,
       };
-    if (binaryKeys.includes(key))
+    if (binary.has(key))
       return {
         problem: `${key} holds a binary value, which is kept and cannot be edited here.`,
       };

@@ -1,4 +1,4 @@
-import { SecretSummary, base64DecodedLength } from '@krypton/core';
+import { SecretSummary, keySizes } from '@krypton/core';
 import { outputFormat } from '../cli/args';
 import { EXIT } from '../cli/exitCodes';
 import { structured } from '../output/structured';
@@ -99,9 +99,7 @@ export const get: Command = {
     const live = reveal
       ? await krypton.live.get(namespace, name, gate)
       : await krypton.live.loadGated(namespace, name, ['read'], gate);
-    const sizes: Record<string, number> = Object.create(null);
-    for (const [key, value] of Object.entries(live.data ?? {}))
-      sizes[key] = base64DecodedLength(value);
+    const sizes = keySizes(live);
     if (format !== 'table') {
       const view = reveal
         ? krypton.live.toDto(live)

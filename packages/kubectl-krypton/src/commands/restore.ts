@@ -1,4 +1,4 @@
-import { keyDiff, parseVersionParam } from '@krypton/core';
+import { keyDiff, parseVersionParam, versionSide } from '@krypton/core';
 import { CliError } from '../cli/errors';
 import { EXIT } from '../cli/exitCodes';
 import { confirm } from '../cli/io';
@@ -32,18 +32,9 @@ export const restore: Command = {
       version,
       gate,
     );
-    const liveDto = krypton.live.toDto(live);
     const diff = keyDiff(
-      {
-        keys: liveDto.keys,
-        binaryKeys: liveDto.binaryKeys,
-        values: { data: liveDto.data, binaryData: liveDto.binaryData },
-      },
-      {
-        keys: target.keys,
-        binaryKeys: target.binaryKeys,
-        values: { data: target.data, binaryData: target.binaryData },
-      },
+      versionSide(krypton.live.toDto(live)),
+      versionSide(target),
     );
     const ref = `${namespace}/${printable(name)}`;
     note(

@@ -10,8 +10,8 @@ import {
   SECRET_ACTIONS,
   SecretSummary,
   SecretWriteAnswer,
-  base64DecodedLength,
   emptyMap,
+  keySizes,
   parseAdoptRequest,
   parseCreateRequest,
   parseUpdateRequest,
@@ -192,7 +192,7 @@ export class SecretsService {
     const summary: SecretSummary = { ...ctx.live.toSummary(live), policy };
     // Sizes come from the object this read already holds: no value read, so none is audited.
     if (options.keySizes && ctx.mayReveal(live, policy.reveal)) {
-      summary.keySizes = keySizesOf(live);
+      summary.keySizes = keySizes(live);
     }
     return summary;
   }
@@ -339,14 +339,4 @@ function withValuesOf(dto: SecretDto, keys: readonly string[]): SecretDto {
     }
   }
   return { ...dto, data, binaryData };
-}
-
-/** Each value's decoded size, from the native base64, which Kubernetes always stores canonical. */
-function keySizesOf(secret: NativeSecret): Record<string, number> {
-  const sizes = emptyMap<number>();
-  const data = secret.data ?? {};
-  for (const key of Object.keys(data)) {
-    sizes[key] = base64DecodedLength(data[key]);
-  }
-  return sizes;
 }
