@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { FaultProxy, startFaultProxy } from './faultProxy';
-import { testClusterState } from './testCluster';
+import { loopbackServingCertificate, testClusterState } from './testCluster';
 import { useTestNamespace } from './testNamespace';
 import {
   Credentials,
@@ -243,5 +243,30 @@ describe('the fault proxy, in front of a real apiserver', () => {
     // Emptied in place, so that references taken earlier see it too.
     expect(seen).toEqual([]);
     expect(requests).toEqual([]);
+  });
+
+  it('serves HTTPS with a certificate the cluster CA signed, for clients that refuse plain HTTP', async () => {
+    const state = testClusterState();
+    const tls = await startFaultProxy({
+      target: state.server,
+      caFile: state.caFile,
+      serving: loopbackServingCertificate(),
+    });
+    try {
+      expect(tls.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      // The cluster's own CA bundle verifies it, as a kubeconfig's certificate-authority would.
+      const answer = await kubeHttp(
+        { server: tls.url, ca: direct.ca, token: direct.token },
+        `${secrets()}/absent`,
+      );
+      expect(answer.status).toBe(404);
+      expect(tls.seen).toEqual([`GET ${secrets()}/absent`]);
+      // A client without the cluster's CA refuses it.
+      await expect(
+        kubeHttp({ server: tls.url, token: direct.token }, '/version'),
+      ).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    } finally {
+      await tls.close();
+    }
   });
 });

@@ -62,7 +62,7 @@ export interface RecordedRequest {
 }
 
 export interface FaultProxy {
-  /** Plain-HTTP loopback URL to use as the cluster URL. */
+  /** Loopback URL to use as the cluster URL: HTTPS with `serving`, plain HTTP without. */
   url: string;
   inject(rule: FaultRule): void;
   /** Removes every rule; the recordings stay (see resetRecordings). */
@@ -110,6 +110,11 @@ function forwardedHeaders(
 export async function startFaultProxy(options: {
   target: string;
   caFile?: string;
+  /**
+   * A certificate and key to serve HTTPS with, for a client that refuses plain HTTP (such as
+   * kubectl krypton); `loopbackServingCertificate()` is one that the cluster's CA signed.
+   */
+  serving?: { cert: Buffer; key: Buffer };
 }): Promise<FaultProxy> {
   const target = new URL(options.target);
   const agent = new https.Agent({
@@ -120,7 +125,7 @@ export async function startFaultProxy(options: {
   const seen: string[] = [];
   const requests: RecordedRequest[] = [];
 
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
     const lines = headerLines(req.rawHeaders);
@@ -226,7 +231,10 @@ export async function startFaultProxy(options: {
     } else {
       setTimeout(() => forward(relay), action.delayMs);
     }
-  });
+  };
+  const server = options.serving
+    ? https.createServer(options.serving, handle)
+    : http.createServer(handle);
   // Node closes a connection idle for 5 s by default; a client that reuses it just then gets a
   // reset that no rule asked for. Idle connections stay open until the client or close() ends
   // them, so every failure a test sees is one it injected.
@@ -234,7 +242,7 @@ export async function startFaultProxy(options: {
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.serving ? 'https' : 'http'}://127.0.0.1:${port}`,
     inject: rule => rules.unshift(rule),
     clear: () => {
       rules.length = 0;
