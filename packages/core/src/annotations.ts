@@ -35,6 +35,11 @@ export interface KryptonKeys {
    * conditional live DELETE: the recorder then keeps no final state (see deleteMarker.ts).
    */
   historyCleanedAt: string;
+  /**
+   * On a live Secret, set by its owners: how many approvals a change needs (1 to 5). It tightens
+   * the configured approval rules, never loosens them.
+   */
+  requiredApprovals: string;
 }
 
 /** @public */
@@ -59,6 +64,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     kind: `${prefix}/kind`,
     recordSecrets: `${prefix}/record-secrets`,
     historyCleanedAt: `${prefix}/history-cleaned-at`,
+    requiredApprovals: `${prefix}/required-approvals`,
   };
 }
 

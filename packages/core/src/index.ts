@@ -31,6 +31,20 @@ export * from './retention';
 export * from './restoreBlock';
 export * from './restartOutcome';
 export * from './pool';
+export {
+  APPROVALS_MIN,
+  APPROVALS_MAX,
+  APPROVAL_EXPIRY_DEFAULT_HOURS,
+  APPROVAL_EXPIRY_MAX_HOURS,
+  parseApprovalRules,
+  approvalPolicyFor,
+} from './approval/policy';
+export type {
+  ApprovalEnforcement,
+  ApprovalRule,
+  ApprovalPolicy,
+  ApprovalTarget,
+} from './approval/policy';
 
 // The engines, and the gateway interface they are written against.
 export * from './kubernetes/types';
