@@ -3,9 +3,8 @@ import {
   testClusterState,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { EXIT, run } from '@krypton/kubectl-krypton';
+import { EXIT, runCaptured } from '@krypton/kubectl-krypton';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import {
   CLUSTER,
   HeadlampSession,
@@ -18,15 +17,12 @@ import { HeadlampKrypton, headlampKrypton } from './engines';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 /** kubectl krypton in-process, as the test cluster's token user alice, in a namespace. */
-async function kubectlKrypton(
+function kubectlKrypton(
   namespace: string,
   args: string[],
   edit: (text: string) => string = text => text,
-): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await run(
+) {
+  return runCaptured(
     [
       ...args,
       '--kubeconfig',
@@ -35,19 +31,12 @@ async function kubectlKrypton(
       namespace,
     ],
     {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: () => true },
-      stdin,
-      stdinIsTerminal: false,
-      stdoutIsTerminal: false,
-      env: { PATH: process.env.PATH },
       edit: async path => {
         writeFileSync(path, edit(readFileSync(path, 'utf8')));
         return 0;
       },
     },
   );
-  return { code, stdout };
 }
 
 // Token identities exist only on the control plane that the test run starts.

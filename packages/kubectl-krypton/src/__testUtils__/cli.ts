@@ -7,24 +7,11 @@ import {
 import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { CliIo } from '../cli/io';
-import { run } from '../main';
+import { CaptureOptions, CapturedRun, runCaptured } from '../runCaptured';
 
-export interface CliAnswer {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface CliOptions {
-  /** Lines typed at the terminal; the terminal is a TTY when given. */
-  typed?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Stands in for the user's editor: changes the file, answers the editor's exit code. */
-  edit?: (path: string) => Promise<number>;
-  stdoutIsTerminal?: boolean;
-}
+export type CliAnswer = CapturedRun;
+/** As `runCaptured` takes them; `env` adds to a PATH and a HOME without a kubeconfig. */
+export type CliOptions = CaptureOptions;
 
 /** The kubeconfig of a test user of the control plane that the test run started. */
 export function kubeconfigOf(
@@ -40,32 +27,17 @@ export async function cli(
   args: string[],
   options: CliOptions = {},
 ): Promise<CliAnswer> {
-  let stdout = '';
-  let stderr = '';
-  const stdin = new PassThrough();
-  if (options.typed !== undefined) stdin.end(options.typed);
-  else stdin.end();
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin,
-    stdinIsTerminal: options.typed !== undefined,
-    stdoutIsTerminal: options.stdoutIsTerminal ?? false,
-    env: { HOME: '/nonexistent', PATH: process.env.PATH, ...options.env },
-    edit: options.edit ?? (async () => 1),
-  };
+  const env = { HOME: '/nonexistent', PATH: process.env.PATH, ...options.env };
   // Completion reads the words as typed, so its kubeconfig comes from the environment.
-  const code =
-    args[0] === '__complete'
-      ? await run(args, {
-          ...io,
-          env: { ...io.env, KUBECONFIG: kubeconfigOf(user) },
-        })
-      : await run(
-          [...args, '--kubeconfig', kubeconfigOf(user), '-n', namespace],
-          io,
-        );
-  return { code, stdout, stderr };
+  return args[0] === '__complete'
+    ? runCaptured(args, {
+        ...options,
+        env: { ...env, KUBECONFIG: kubeconfigOf(user) },
+      })
+    : runCaptured(
+        [...args, '--kubeconfig', kubeconfigOf(user), '-n', namespace],
+        { ...options, env },
+      );
 }
 
 type Rule = Record<string, string[]>;
