@@ -129,7 +129,7 @@ describe('the first view of 100 namespaces', () => {
       await bounded(first, 4, async ns => {
         const query = new URLSearchParams({
           labelSelector:
-            'krypton.io/managed-by=krypton,krypton.io/kind!=history',
+            'krypton.io/managed-by=krypton,krypton.io/kind!=history,krypton.io/kind!=proposal',
           limit: '500',
           includeObject: 'Metadata',
         });

@@ -40,6 +40,11 @@ export interface KryptonKeys {
    * the configured approval rules, never loosens them.
    */
   requiredApprovals: string;
+  /** On a change request's proposal Secret: the name of the live Secret it proposes values for. */
+  proposalOf: string;
+  /** On a proposal Secret: who asked for the change, and when. */
+  proposedBy: string;
+  proposedAt: string;
 }
 
 /** @public */
@@ -65,6 +70,9 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     recordSecrets: `${prefix}/record-secrets`,
     historyCleanedAt: `${prefix}/history-cleaned-at`,
     requiredApprovals: `${prefix}/required-approvals`,
+    proposalOf: `${prefix}/proposal-of`,
+    proposedBy: `${prefix}/proposed-by`,
+    proposedAt: `${prefix}/proposed-at`,
   };
 }
 

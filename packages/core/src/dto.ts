@@ -954,12 +954,18 @@ export interface ConsumerVersionsResult {
 
 /**
  * What one of Krypton's objects is to the storage rewrite: a managed live Secret, a history
- * snapshot that passes the binding validation, or a Krypton-labelled object that does not: a
+ * snapshot or a change request's proposal that passes its validation, or a Krypton-labelled
+ * object that does not: a
  * `quarantined` record in Krypton's current shape, or a `legacy` copy in an older one.
  *
  * @public
  */
-export type StorageObjectKind = 'live' | 'snapshot' | 'quarantined' | 'legacy';
+export type StorageObjectKind =
+  | 'live'
+  | 'snapshot'
+  | 'proposal'
+  | 'quarantined'
+  | 'legacy';
 
 /**
  * One of Krypton's objects, as the storage rewrite reports it.

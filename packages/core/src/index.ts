@@ -45,6 +45,7 @@ export type {
   ApprovalPolicy,
   ApprovalTarget,
 } from './approval/policy';
+export * from './approval/proposalSecret';
 
 // The engines, and the gateway interface they are written against.
 export * from './kubernetes/types';
@@ -62,6 +63,7 @@ export * from './kubernetes/ownedEdits';
 export * from './kubernetes/ownerSync';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
+export * from './kubernetes/secretProposals';
 export * from './recorder/admissionReview';
 export * from './recorder/secretRecorder';
 export * from './recorder/outsideChange';

@@ -44,6 +44,14 @@ export const MAX_LINKED_SECRET_ENTRIES = 100;
 export const SNAPSHOT_NAME_PREFIX = 'krypton-h-';
 
 /**
+ * Storage names of change requests' proposal Secrets (the values a request proposes) start with
+ * this; like snapshots, they are never served by name.
+ *
+ * @public
+ */
+export const PROPOSAL_NAME_PREFIX = 'krypton-p-';
+
+/**
  * Default and bounds of KRYPTON_HISTORY_LIMIT.
  *
  * @public

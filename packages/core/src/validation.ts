@@ -15,6 +15,7 @@ import { formatLabelSelector, parseLabelSelector } from './labelSelector';
 import {
   MAX_ACCESS_REFS,
   MAX_DESCRIPTION_LENGTH,
+  PROPOSAL_NAME_PREFIX,
   SNAPSHOT_NAME_PREFIX,
 } from './limits';
 
@@ -65,6 +66,25 @@ export function validateSecretName(value: string): string {
  */
 export function isSnapshotName(name: string): boolean {
   return name.startsWith(SNAPSHOT_NAME_PREFIX);
+}
+
+/**
+ * Storage names of change requests' proposal Secrets.
+ *
+ * @public
+ */
+export function isProposalName(name: string): boolean {
+  return name.startsWith(PROPOSAL_NAME_PREFIX);
+}
+
+/**
+ * Names of Krypton's own stored objects (history snapshots and change proposals): they are never
+ * live Secrets, are never served through named-Secret routes and cannot be chosen for a new one.
+ *
+ * @public
+ */
+export function isKryptonStorageName(name: string): boolean {
+  return isSnapshotName(name) || isProposalName(name);
 }
 
 /** The rule for a Secret's keys, as Kubernetes judges them (IsConfigMapKey). */
@@ -322,6 +342,11 @@ export function parseCreateRequest(raw: unknown): CreateSecretRequest {
   if (isSnapshotName(name)) {
     throw invalid(
       `Names starting with "${SNAPSHOT_NAME_PREFIX}" are reserved for Krypton's history snapshots.`,
+    );
+  }
+  if (isProposalName(name)) {
+    throw invalid(
+      `Names starting with "${PROPOSAL_NAME_PREFIX}" are reserved for Krypton's change requests.`,
     );
   }
   return { name, ...readSecretFields(body) };

@@ -1,5 +1,10 @@
 import { eventually, testClusterState } from '@krypton/kube-testenv';
-import { deletedSecretSummary } from '@krypton/core';
+import {
+  buildProposalSecret,
+  deletedSecretSummary,
+  kryptonKeys,
+  proposalName,
+} from '@krypton/core';
 import type { NativeSecret } from '@krypton/core';
 import {
   allowAll,
@@ -306,6 +311,34 @@ describeLocalCluster(
       expect(await historyOf(created.metadata.uid)).toEqual([]);
       // The recorder was asked, and answered the dry run without writing.
       expect(reviews('dry-delete')).toEqual([['DELETE', 'dry-run']]);
+    });
+
+    it("keeps nothing of a change request's proposal, whoever deletes it", async () => {
+      const live = await admin.createSecret(
+        ns.name,
+        managed('proposed', { password: 'first' }),
+      );
+      const requestId = '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f';
+      const proposal = await admin.createSecret(
+        ns.name,
+        buildProposalSecret(
+          live,
+          {
+            requestId,
+            data: { password: b64('proposed') },
+            by: 'user:default/alice',
+            at: new Date().toISOString(),
+          },
+          kryptonKeys('krypton.io'),
+        ) as unknown as Record<string, unknown>,
+      );
+
+      await kubectl(['delete', 'secret', proposalName(requestId)]);
+
+      expect(await gone(proposalName(requestId))).toBe(true);
+      expect(await historyOf(proposal.metadata.uid)).toEqual([]);
+      // The webhook's object selector leaves proposals out: the recorder is not even called.
+      expect(reviews(proposalName(requestId))).toEqual([]);
     });
 
     it('keeps nothing of an unmanaged Secret in a namespace not labelled for recording', async () => {

@@ -39,10 +39,10 @@ describe('linkedSecrets', () => {
     ]);
   });
 
-  it('skips history snapshot names, which are never served by name', () => {
-    expect(linked('demo/krypton-h-abc-v1,demo/krypton-history')).toEqual([
-      { namespace: 'demo', name: 'krypton-history' },
-    ]);
+  it('skips history snapshot and proposal names, which are never served by name', () => {
+    expect(
+      linked('demo/krypton-h-abc-v1,demo/krypton-p-abc,demo/krypton-history'),
+    ).toEqual([{ namespace: 'demo', name: 'krypton-history' }]);
   });
 
   it('applies the Kubernetes length limits to names and namespaces', () => {

@@ -3,7 +3,7 @@ import {
   Labels,
   matchesLabelSelector,
   MAX_LINKED_SECRET_ENTRIES,
-  isSnapshotName,
+  isKryptonStorageName,
   validateLabelSelector,
   validateNamespace,
   validateSecretName,
@@ -126,14 +126,14 @@ function parseEntry(entry: string): SecretRef | null {
   const cluster = parts.length === 3 ? parts[0] : undefined;
   if (cluster !== undefined && !isClusterName(cluster)) return null;
   // The backend's own validators, so that a link is shown only for a Secret it can serve;
-  // snapshots are reachable through their live Secret's history, never by name.
+  // snapshots and proposals are reachable through their live Secret, never by name.
   try {
     validateNamespace(namespace);
     validateSecretName(name);
   } catch {
     return null;
   }
-  if (isSnapshotName(name)) return null;
+  if (isKryptonStorageName(name)) return null;
   return cluster === undefined
     ? { namespace, name }
     : { cluster, namespace, name };

@@ -1,4 +1,4 @@
-import { KryptonError } from '@krypton/core';
+import { KryptonError, isProposalSecret } from '@krypton/core';
 import { SectionBox } from '@kinvolk/headlamp-plugin/lib/CommonComponents';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -91,10 +91,16 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
     );
 
   const { krypton } = connection;
-  const snapshot = krypton.live.isSnapshot(secret.native);
+  const stored = krypton.live.isStorageObject(secret.native);
   let body: JSX.Element;
-  if (snapshot) {
-    body = <Typography variant="body2">{text.section.snapshot}</Typography>;
+  if (stored) {
+    body = (
+      <Typography variant="body2">
+        {isProposalSecret(secret.native, krypton.live.keys)
+          ? text.section.proposal
+          : text.section.snapshot}
+      </Typography>
+    );
   } else if (!isManaged(secret, krypton.settings.annotationPrefix)) {
     body = (
       <Typography variant="body2">
@@ -120,8 +126,8 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
       <Box display="flex" flexDirection="column" gap={2}>
         <Limits />
         {/* Managed or not: what a change comes to is worth knowing before any edit. A
-            snapshot is Krypton's own copy, which no tool owns. */}
-        {!snapshot && (
+            snapshot or a proposal is Krypton's own object, which no tool owns. */}
+        {!stored && (
           <OwnershipBanner
             secret={krypton.live.toSummary(secret.native)}
             sync={{ krypton, namespace: secret.namespace, name: secret.name }}

@@ -617,6 +617,42 @@ describe('KryptonSecretSection: what it shows instead of a history', () => {
     expect(listMetadata).not.toHaveBeenCalled();
   });
 
+  it('says whose a snapshot or a proposal is, with no history, owner banner or values of its own', async () => {
+    const listMetadata = vi.fn();
+    const env = inMemoryKrypton({ listMetadata });
+    const stored = { ...MANAGED, 'krypton.io/kind': 'history' };
+    env.put(
+      'krypton-h-0123-v1',
+      { a: 'b' },
+      {
+        metadata: { name: 'krypton-h-0123-v1', labels: stored },
+      },
+    );
+    env.put(
+      'krypton-p-0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f',
+      { a: 'c' },
+      {
+        metadata: {
+          name: 'krypton-p-0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f',
+          labels: { ...MANAGED, 'krypton.io/kind': 'proposal' },
+        },
+      },
+    );
+    const snapshot = await show(env, 'krypton-h-0123-v1');
+    expect(
+      screen.getByText(/a version that Krypton saved of another Secret/),
+    ).toBeTruthy();
+    snapshot.unmount();
+    await show(env, 'krypton-p-0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f');
+    expect(
+      screen.getByText(/the values that a change request proposes/),
+    ).toBeTruthy();
+    expect(screen.queryByText(/version that Krypton saved/)).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText('Values')).toBeNull();
+    expect(listMetadata).not.toHaveBeenCalled();
+  });
+
   it('shows Krypton’s refusal in an insecure context, where there is no Web Crypto', async () => {
     vi.stubGlobal('crypto', {});
     const resource = {

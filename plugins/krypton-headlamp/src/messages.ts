@@ -24,6 +24,8 @@ export const text = {
       "Edits made outside Krypton, with Headlamp's own editor or kubectl, are not captured in history. Headlamp's Edit action is hidden on Krypton-managed Secrets for that reason.",
     snapshot:
       'This Secret is a version that Krypton saved of another Secret: its history is shown on that Secret.',
+    proposal:
+      'This Secret holds the values that a change request proposes for another Secret.',
     notManaged: (label: string) =>
       `This Secret is not managed by Krypton (it has no ${label} label), so Krypton keeps no history of it and does not restart its consumers.`,
   },

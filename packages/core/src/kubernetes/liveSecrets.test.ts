@@ -257,7 +257,7 @@ describe('LiveSecrets', () => {
     ]);
   });
 
-  it('lists Table pages of 500 that exclude history in the selector, sorted by name, never reading values', async () => {
+  it('lists Table pages of 500 that exclude history and proposals in the selector, sorted by name, never reading values', async () => {
     const { gateway, live } = setup();
     for (let i = 0; i < 1200; i++) {
       gateway.put(SECRETS, NS, {
@@ -306,7 +306,8 @@ describe('LiveSecrets', () => {
     expect(items.some(s => s.name === 's-0007')).toBe(false);
     expect(pages).toEqual(
       Array(3).fill({
-        selector: 'krypton.io/managed-by=krypton,krypton.io/kind!=history',
+        selector:
+          'krypton.io/managed-by=krypton,krypton.io/kind!=history,krypton.io/kind!=proposal',
         limit: 500,
         columns: 'Type,Data',
       }),

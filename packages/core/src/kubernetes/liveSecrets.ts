@@ -29,7 +29,7 @@ import {
 import {
   SecretViewContext,
   VALUE_ACTIONS,
-  isSnapshotSecret,
+  isKryptonStorageSecret,
   secretDto,
   secretSummary,
   valuesShown,
@@ -171,9 +171,9 @@ export class LiveSecrets {
     return isManagedSecret(secret.metadata.labels, this.keys);
   }
 
-  /** History snapshots are never live Secrets, whatever their name looks like. */
-  isSnapshot(secret: NativeSecret): boolean {
-    return isSnapshotSecret(secret, this.keys);
+  /** Krypton's snapshots and proposals are never live Secrets (isKryptonStorageSecret). */
+  isStorageObject(secret: NativeSecret): boolean {
+    return isKryptonStorageSecret(secret, this.keys);
   }
 
   accessRules(secret: NativeSecret): AccessRules {
@@ -215,7 +215,7 @@ export class LiveSecrets {
     const secret = await this.kube(g =>
       g.getMetadata(SECRETS, namespace, name),
     );
-    if (this.isSnapshot(secret)) throw notFound();
+    if (this.isStorageObject(secret)) throw notFound();
     if (this.options.managedOnly && !this.isManaged(secret)) throw notFound();
     return secret;
   }
@@ -273,7 +273,7 @@ export class LiveSecrets {
     name: string,
   ): Promise<NativeSecret> {
     const secret = await this.kube(g => g.get(SECRETS, namespace, name));
-    if (this.isSnapshot(secret)) throw notFound();
+    if (this.isStorageObject(secret)) throw notFound();
     return secret;
   }
 

@@ -11,7 +11,7 @@ import {
 } from './inventory';
 import {
   SecretViewContext,
-  isSnapshotSecret,
+  isKryptonStorageSecret,
   secretMetadataView,
 } from './secretViews';
 import {
@@ -77,7 +77,7 @@ export interface ListOptions {
 }
 
 /**
- * The label selector of a Secret list: never history; only managed Secrets if so set, or only
+ * The label selector of a Secret list: never history or proposals; only managed Secrets if so set, or only
  * unmanaged ones for the adopt picker; narrowed by the caller's own selector.
  *
  * @public
@@ -87,7 +87,7 @@ export function secretListSelector(
   managedOnly: boolean,
   options: ListOptions = {},
 ): string {
-  const terms = [`${keys.kind}!=history`];
+  const terms = [`${keys.kind}!=history`, `${keys.kind}!=proposal`];
   if (options.adoptable) terms.unshift(`!${keys.managedBy}`);
   else if (managedOnly || options.managed)
     terms.unshift(`${keys.managedBy}=${MANAGED_BY_VALUE}`);
@@ -134,7 +134,7 @@ export async function listSecretItems(
     })) {
       for (const { secret, keyCount } of page) {
         if (
-          isSnapshotSecret(secret, list.context.keys) ||
+          isKryptonStorageSecret(secret, list.context.keys) ||
           !list.visible(secret)
         )
           continue;
@@ -191,7 +191,7 @@ export async function listLiveUids(
     )) {
       for (const secret of page) {
         const { name: listed, uid } = secret.metadata;
-        if (listed && uid && !isSnapshotSecret(secret, keys))
+        if (listed && uid && !isKryptonStorageSecret(secret, keys))
           uids.set(listed, uid);
       }
     }

@@ -7,7 +7,8 @@ import {
 import { SecretDto, SecretMetadataView, SecretSummary } from '../dto';
 import { base64DecodedLength, emptyMap, losslessText } from '../encoding';
 import { SERVICE_ACCOUNT_TOKEN_TYPE, isManagedSecret } from '../secretTraits';
-import { isSnapshotName } from '../validation';
+import { isKryptonStorageName } from '../validation';
+import { isProposalSecret } from '../approval/proposalSecret';
 import {
   AnnotationAudience,
   dataAppliedBy,
@@ -90,17 +91,19 @@ export function valuesShown(secret: NativeSecret): boolean {
 }
 
 /**
- * History snapshots are never live Secrets, whatever their name looks like.
+ * Krypton's own stored objects (history snapshots and change proposals) are never live Secrets,
+ * whatever their name or labels look like.
  *
  * @public
  */
-export function isSnapshotSecret(
+export function isKryptonStorageSecret(
   secret: NativeSecret,
   keys: KryptonKeys,
 ): boolean {
   return (
-    isSnapshotName(secret.metadata.name ?? '') ||
-    secret.metadata.labels?.[keys.kind] === 'history'
+    isKryptonStorageName(secret.metadata.name ?? '') ||
+    secret.metadata.labels?.[keys.kind] === 'history' ||
+    isProposalSecret(secret, keys)
   );
 }
 

@@ -10,6 +10,10 @@ import {
   StorageRewriteResult,
 } from '../dto';
 import { INVENTORY_MAX_BYTES, SNAPSHOT_NAME_PREFIX } from '../limits';
+import {
+  isProposalSecret,
+  readProposalBinding,
+} from '../approval/proposalSecret';
 import { inPool } from '../pool';
 import { readSnapshotRecord } from './snapshots';
 import {
@@ -116,12 +120,17 @@ class ListBroken extends Error {
   }
 }
 
-/** What an object of Krypton's is: a live Secret, a valid snapshot, quarantined or legacy. */
+/**
+ * What an object of Krypton's is: a live Secret, a valid snapshot or proposal, quarantined or
+ * legacy.
+ */
 async function classify(
   object: KubeObject,
   keys: KryptonKeys,
 ): Promise<StorageObjectKind> {
   const { name = '', labels = {}, annotations = {} } = object.metadata;
+  if (isProposalSecret(object, keys))
+    return readProposalBinding(object, keys) ? 'proposal' : 'quarantined';
   const historyLike =
     labels[keys.kind] !== undefined ||
     name.startsWith(SNAPSHOT_NAME_PREFIX) ||

@@ -10,6 +10,7 @@ import { SecretHistory } from '../kubernetes/history';
 import { markedHistoryCleaned } from '../kubernetes/deleteMarker';
 import { addMapEntry, removeMapEntry } from '../kubernetes/jsonPatch';
 import { sameData } from '../kubernetes/secretData';
+import { isKryptonStorageSecret } from '../kubernetes/secretViews';
 import {
   KubeApiError,
   JsonPatchOperation,
@@ -119,8 +120,9 @@ export class SecretRecorder {
 
   async decide(admission: SecretAdmission): Promise<RecorderVerdict> {
     const stored = admission.oldObject;
+    // Krypton's own snapshots and proposals are never versioned.
     if (
-      stored.metadata.labels?.[this.keys.kind] === 'history' ||
+      isKryptonStorageSecret(stored, this.keys) ||
       (stored.type ?? 'Opaque') === SERVICE_ACCOUNT_TOKEN_TYPE
     )
       return admit('not-recorded');

@@ -4,7 +4,7 @@ import {
   KryptonError,
   NativeSecret,
   createEngines,
-  isSnapshotName,
+  isKryptonStorageName,
   messages,
   validateNamespace,
   validateSecretName,
@@ -25,12 +25,12 @@ import { secretGates } from './secretGate';
 import { writeAnswerFor } from './writeAnswer';
 
 /**
- * The rule for a Secret's name on every named operation: malformed names are 400, and history
- * snapshot names are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
+ * The rule for a Secret's name on every named operation: malformed names are 400, and the names
+ * of history snapshots and change proposals are 404 for everyone, admins included, whatever KRYPTON_MANAGED_ONLY says.
  */
 export function admitSecretName(name: string): string {
   validateSecretName(name);
-  if (isSnapshotName(name))
+  if (isKryptonStorageName(name))
     throw new KryptonError('not_found', messages.notFound);
   return name;
 }

@@ -68,6 +68,8 @@ export const editMessages = {
     enterName: 'Enter a name.',
     reservedName:
       'Names starting with "{{prefix}}" are reserved for Krypton\'s history snapshots.',
+    reservedProposalName:
+      'Names starting with "{{prefix}}" are reserved for Krypton\'s change requests.',
     invalidName: 'Invalid Secret name.',
     enterType: 'Enter a type such as Opaque.',
     serviceAccountToken:

@@ -428,7 +428,7 @@ describe('listing a namespace in pages', () => {
       expect(page.get('limit')).toBe('500');
       expect(page.get('includeObject')).toBe('Metadata');
       expect(page.get('labelSelector')).toBe(
-        'krypton.io/managed-by=krypton,krypton.io/kind!=history',
+        'krypton.io/managed-by=krypton,krypton.io/kind!=history,krypton.io/kind!=proposal',
       );
     }
     expect(pages[0].get('continue')).toBeNull();

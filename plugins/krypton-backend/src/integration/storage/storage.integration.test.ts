@@ -5,7 +5,14 @@ import {
   startControlPlane,
   ClusterAdmin,
 } from '@krypton/kube-testenv';
-import { NativeSecret, UNMANAGED_SECRETS_NOTE, inPool } from '@krypton/core';
+import {
+  NativeSecret,
+  UNMANAGED_SECRETS_NOTE,
+  buildProposalSecret,
+  inPool,
+  kryptonKeys,
+  proposalName,
+} from '@krypton/core';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +38,10 @@ const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28]).toString(
   'base64',
 );
 const KEY1 = randomBytes(32).toString('base64');
+/** A change request's proposal for db, and an object that only claims to be one. */
+const PROPOSAL = proposalName('6a1f0c2e-5b7d-4e3a-9c8f-1d2e3f4a5b6c');
+const FORGED = proposalName('7b2e1d3f-6c8e-4f4b-8d9a-2e3f4a5b6c7d');
+const PROPOSED = Buffer.from('db-proposed').toString('base64');
 const KEY2 = randomBytes(32).toString('base64');
 
 /** Everything of a Secret that a rewrite must not change. */
@@ -196,12 +207,35 @@ describe('storage rewrite after an encryption-key rotation', () => {
       immutable: true,
       data: { v: 'b2xk' },
     });
+    const db = await admin.secret(NS, 'db');
+    await admin.createSecret(
+      NS,
+      buildProposalSecret(
+        db,
+        {
+          requestId: PROPOSAL.slice('krypton-p-'.length),
+          data: { v: PROPOSED },
+          by: 'user:default/root',
+          at: new Date().toISOString(),
+        },
+        kryptonKeys('krypton.io'),
+      ) as unknown as Record<string, unknown>,
+    );
+    await admin.createSecret(NS, {
+      metadata: {
+        name: FORGED,
+        labels: { ...managed, 'krypton.io/kind': 'proposal' },
+      },
+      immutable: true,
+      data: { v: 'b2xk' },
+    });
     await admin.createSecret(NS, {
       metadata: { name: 'other' },
       data: { v: 'eA==' },
     });
-    // Two live Secrets with two snapshots each (the limit is 2), a legacy and a quarantined copy.
-    expect((await krypt()).length).toBe(8);
+    // Two live Secrets with two snapshots each (the limit is 2), a legacy and a quarantined copy,
+    // a proposal and a forged one.
+    expect((await krypt()).length).toBe(10);
     for (const s of await admin.listSecrets(NS)) {
       expect(await storedWith(s.metadata.name!)).toBe('key1');
     }
@@ -255,28 +289,35 @@ describe('storage rewrite after an encryption-key rotation', () => {
         pass: 'recheck',
         namespacesDone: 1,
         namespacesTotal: 1,
-        seen: 8,
+        seen: 10,
         rewritten: 0,
-        alreadyCurrent: 8,
+        alreadyCurrent: 10,
         failed: 0,
         gone: 0,
       },
     });
     expect(first.run?.error).toBeUndefined();
     expect(first.result?.counts).toEqual({
-      seen: 8,
-      rewritten: 8,
+      seen: 10,
+      rewritten: 10,
       alreadyCurrent: 0,
       conflictsResolved: 0,
       gone: 0,
       failed: 0,
-      quarantined: 1,
+      quarantined: 2,
       legacy: 1,
     });
     expect(first.result?.flagged).toEqual([
       {
         namespace: NS,
         name: 'krypton-h-quarantined-v1',
+        reason: 'quarantined',
+        outcome: 'rewritten',
+      },
+      // The valid proposal is one of Krypton's own objects; the forged one is set apart.
+      {
+        namespace: NS,
+        name: FORGED,
         reason: 'quarantined',
         outcome: 'rewritten',
       },
@@ -289,9 +330,9 @@ describe('storage rewrite after an encryption-key rotation', () => {
     ]);
     // The first pass wrote, so a second one ran over the namespace and wrote nothing.
     expect(first.result?.recheck?.counts).toMatchObject({
-      seen: 8,
+      seen: 10,
       rewritten: 0,
-      alreadyCurrent: 8,
+      alreadyCurrent: 10,
     });
     expect(first.result?.oldKeyRetirement).toEqual({
       verdict: 'ready',
@@ -318,9 +359,9 @@ describe('storage rewrite after an encryption-key rotation', () => {
     expect(second.run?.state).toBe('succeeded');
     runIds[NS] = second.run!.id;
     expect(second.result?.counts).toMatchObject({
-      seen: 8,
+      seen: 10,
       rewritten: 0,
-      alreadyCurrent: 8,
+      alreadyCurrent: 10,
     });
     expect(second.result?.recheck).toBeUndefined();
     expect(second.result?.oldKeyRetirement.verdict).toBe('ready');
@@ -394,7 +435,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
         runId: runIds[NS],
         result: expect.objectContaining({
           namespaces: [NS],
-          counts: expect.objectContaining({ alreadyCurrent: 8 }),
+          counts: expect.objectContaining({ alreadyCurrent: 10 }),
         }),
       },
     ]);
@@ -410,7 +451,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
     // The cluster also has default, kube-system and others: Krypton's identity could list them,
     // but in this mode the run's scope is krypton.kubernetes.serviceAccountMode.namespaces.
     expect(all.result?.namespaces).toEqual([BULK, NS]);
-    expect(all.result?.counts.alreadyCurrent).toBe(BULK_COUNT + 8);
+    expect(all.result?.counts.alreadyCurrent).toBe(BULK_COUNT + 10);
     expect(all.result?.oldKeyRetirement.verdict).toBe('ready');
   });
 
@@ -453,7 +494,7 @@ describe('storage rewrite after an encryption-key rotation', () => {
       }
     }
     expect(await storedWith('other')).toBe('key2');
-    expect(await keysIn(NS)).toEqual({ key2: 9 });
+    expect(await keysIn(NS)).toEqual({ key2: 11 });
     writeFileSync(configFile, aescbcEncryptionConfig([['key2', KEY2]]));
     await cp.restartApiServer();
     expect(loadedConfigHash()).toBe(fileHash());
@@ -476,10 +517,11 @@ describe('storage rewrite after an encryption-key rotation', () => {
       expect(restored.body.data).toEqual({ v: `${name}-2` });
       expect(restored.body.binaryData).toEqual({ 'k.bin': BINARY });
     }
-    // The quarantined and legacy copies read too, with key1 gone.
-    for (const name of ['legacy-v1', 'krypton-h-quarantined-v1']) {
+    // The quarantined and legacy copies read too, with key1 gone, and so does the proposal.
+    for (const name of ['legacy-v1', 'krypton-h-quarantined-v1', FORGED]) {
       expect((await admin.secret(NS, name)).data).toEqual({ v: 'b2xk' });
     }
+    expect((await admin.secret(NS, PROPOSAL)).data).toEqual({ v: PROPOSED });
     // Verification of an exact-source retry still holds for a rewritten snapshot: every
     // snapshot stayed immutable and passes the binding check when listed.
     for (const s of await admin.snapshots(NS)) {
@@ -508,9 +550,9 @@ describe('storage rewrite after an encryption-key rotation', () => {
         status: 'succeeded',
         meta: expect.objectContaining({
           scope: NS,
-          seen: 8,
-          rewritten: 8,
-          quarantined: 1,
+          seen: 10,
+          rewritten: 10,
+          quarantined: 2,
           legacy: 1,
           recheckRewritten: 0,
           verdict: 'ready',

@@ -518,6 +518,11 @@ describe('SecretForm', () => {
       screen.getByText(/reserved for Krypton's history snapshots/),
     ).toBeInTheDocument();
     expect(create()).toBeDisabled();
+    await replaceText(name, 'krypton-p-abc');
+    expect(
+      screen.getByText(/reserved for Krypton's change requests/),
+    ).toBeInTheDocument();
+    expect(create()).toBeDisabled();
 
     await replaceText(name, 'api-token');
     expect(screen.getByRole('textbox', { name: /Type/ })).toHaveValue('Opaque');

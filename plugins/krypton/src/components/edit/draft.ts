@@ -4,10 +4,12 @@ import {
   MAX_ACCESS_REFS,
   MAX_DESCRIPTION_LENGTH,
   SERVICE_ACCOUNT_TOKEN_TYPE,
+  PROPOSAL_NAME_PREFIX,
   SNAPSHOT_NAME_PREFIX,
   SecretWriteAnswer,
   UpdateSecretRequest,
   emptyMap,
+  isProposalName,
   isSnapshotName,
   isWellFormedText,
   tryNormalizeEntityRef,
@@ -231,6 +233,10 @@ export function validateDraft(
         if (isSnapshotName(draft.name)) {
           errors.name = t('edit.validation.reservedName', {
             prefix: SNAPSHOT_NAME_PREFIX,
+          });
+        } else if (isProposalName(draft.name)) {
+          errors.name = t('edit.validation.reservedProposalName', {
+            prefix: PROPOSAL_NAME_PREFIX,
           });
         }
       } catch (e) {
