@@ -46,6 +46,7 @@ export type {
   ApprovalTarget,
 } from './approval/policy';
 export * from './approval/proposalSecret';
+export * from './approval/changeRequest';
 
 // The engines, and the gateway interface they are written against.
 export * from './kubernetes/types';
