@@ -24,6 +24,8 @@ export interface KryptonKeys {
   snapshotBy: string;
   /** The field manager of a write from outside Krypton that replaced the state (kubectl-edit). */
   snapshotVia: string;
+  /** The approvers of the change request whose write replaced the state (snapshot-by asked). */
+  snapshotApprovedBy: string;
   /** On a snapshot, `true`: the Secret was deleted in this state (kept by the recorder). */
   finalState: string;
   /** The snapshot's data keys, so that version lists need no values. */
@@ -58,6 +60,7 @@ export function kryptonKeys(prefix: string): KryptonKeys {
     snapshotAt: `${prefix}/snapshot-at`,
     snapshotBy: `${prefix}/snapshot-by`,
     snapshotVia: `${prefix}/snapshot-via`,
+    snapshotApprovedBy: `${prefix}/approved-by`,
     finalState: `${prefix}/final-state`,
     keys: `${prefix}/keys`,
     version: `${prefix}/version`,

@@ -473,6 +473,11 @@ export interface VersionSummary {
    */
   snapshotVia?: string;
   /**
+   * For a state that an approved change request replaced: its approvers (snapshotBy asked for
+   * the change).
+   */
+  approvedBy?: string[];
+  /**
    * True for the state the Secret held when it was deleted, kept by Krypton's recorder: the
    * deleter is snapshotBy.
    */

@@ -65,6 +65,7 @@ export * from './kubernetes/ownerSync';
 export * from './kubernetes/snapshots';
 export * from './kubernetes/history';
 export * from './kubernetes/secretProposals';
+export * from './kubernetes/changeRequests';
 export * from './recorder/admissionReview';
 export * from './recorder/secretRecorder';
 export * from './recorder/outsideChange';

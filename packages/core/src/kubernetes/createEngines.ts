@@ -66,6 +66,8 @@ export function createEngines(options: {
   settings: EngineSettings;
   /** Who acts, recorded as snapshot-by. */
   actor: VersionedSecretsOptions['actor'];
+  /** For an approved change request's writes: its approvers, recorded as approved-by. */
+  approvedBy?: readonly string[];
 }): KryptonEngines {
   const { settings } = options;
   const gateways = engineGateways(options.mode, options.gateways);
@@ -87,6 +89,7 @@ export function createEngines(options: {
     live,
     history,
     actor: options.actor,
+    approvedBy: options.approvedBy,
   });
   const restart = new RestartConsumers({
     gateway: gateways.archive,

@@ -226,11 +226,7 @@ export class LiveSecrets {
    * own 403 (or 409), with nothing changed.
    */
   async proveReplace(replacement: NativeSecret): Promise<void> {
-    if (!this.options.proveWrites) return;
-    const { namespace, name } = replacement.metadata;
-    await this.kube(g =>
-      g.dryRunReplace(SECRETS, namespace!, name!, replacement),
-    );
+    if (this.options.proveWrites) await this.dryRunReplace(replacement);
   }
 
   /** proveReplace for a delete of the live Secret. */
@@ -239,7 +235,27 @@ export class LiveSecrets {
     name: string,
     preconditions: Preconditions,
   ): Promise<void> {
-    if (!this.options.proveWrites) return;
+    if (this.options.proveWrites)
+      await this.dryRunDelete(namespace, name, preconditions);
+  }
+
+  /**
+   * A dry run of the live replacement as this gateway's identity, whatever the mode: how a
+   * change request proves that its requester may still make the change it asked for.
+   */
+  async dryRunReplace(replacement: NativeSecret): Promise<void> {
+    const { namespace, name } = replacement.metadata;
+    await this.kube(g =>
+      g.dryRunReplace(SECRETS, namespace!, name!, replacement),
+    );
+  }
+
+  /** dryRunReplace for a delete of the live Secret. */
+  async dryRunDelete(
+    namespace: string,
+    name: string,
+    preconditions: Preconditions,
+  ): Promise<void> {
     await this.kube(g =>
       g.dryRunDelete(SECRETS, namespace, name, preconditions),
     );

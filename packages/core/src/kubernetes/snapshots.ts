@@ -93,6 +93,8 @@ export interface SnapshotRecord {
   snapshotBy: string;
   /** The field manager of an outside write that replaced the state, when it named one. */
   snapshotVia?: string;
+  /** The approvers of the change request whose write replaced the state. */
+  approvedBy?: string[];
   /** The Secret was deleted in this state: the recorder kept it when the delete was admitted. */
   finalState?: true;
   keys: string[] | null;
@@ -177,6 +179,8 @@ export async function readSnapshotRecord(
   if (description !== undefined) record.description = description;
   const via = annotations[keys.snapshotVia];
   if (via) record.snapshotVia = via;
+  const approvedBy = readApprovers(annotations[keys.snapshotApprovedBy]);
+  if (approvedBy) record.approvedBy = approvedBy;
   if (annotations[keys.finalState] === 'true') record.finalState = true;
   if (metadata.deletionTimestamp)
     record.deletionTimestamp = metadata.deletionTimestamp;
@@ -198,6 +202,7 @@ export function versionSummary(record: SnapshotRecord): VersionSummary {
     keys: record.keys,
   };
   if (record.snapshotVia) out.snapshotVia = record.snapshotVia;
+  if (record.approvedBy) out.approvedBy = record.approvedBy;
   if (record.finalState) out.finalState = true;
   return out;
 }
@@ -259,7 +264,22 @@ export async function readHistoryRecord(
 export interface SnapshotActor {
   by: string;
   via?: string;
+  /** The approvers of a change request that `by` asked for. */
+  approvedBy?: readonly string[];
   finalState?: boolean;
+}
+
+/** Approvers a snapshot names at most: five approvals, with room for a policy that grows. */
+const MAX_APPROVERS = 10;
+
+/** The approved-by annotation: entity refs, comma-separated; undefined when absent or empty. */
+function readApprovers(raw: string | undefined): string[] | undefined {
+  if (!raw) return undefined;
+  const refs = raw
+    .split(',', MAX_APPROVERS)
+    .map(ref => ref.trim())
+    .filter(ref => ref.length > 0);
+  return refs.length > 0 ? refs : undefined;
 }
 
 /**
@@ -294,6 +314,8 @@ export async function buildSnapshot(
     [keys.snapshotBy]: actor.by,
   };
   if (actor.via) annotations[keys.snapshotVia] = actor.via;
+  if (actor.approvedBy?.length)
+    annotations[keys.snapshotApprovedBy] = actor.approvedBy.join(',');
   if (actor.finalState) annotations[keys.finalState] = 'true';
   if (keyList.length <= MAX_KEYS_ANNOTATION) annotations[keys.keys] = keyList;
   const liveAnnotations = live.metadata.annotations ?? {};

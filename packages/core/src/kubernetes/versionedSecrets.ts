@@ -20,9 +20,9 @@ import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
 import { LiveGate, LiveSecrets } from './liveSecrets';
 import { OwnedEdit } from './ownedEdits';
 import { splitData } from './secretViews';
-import { requiredActions } from './writePlan';
+import { WriteCheck, requiredActions } from './writePlan';
 import { versionSummary } from './snapshots';
-import { NativeSecret } from './types';
+import { NativeSecret, Preconditions } from './types';
 
 /** @public */
 export interface VersionedSecretsOptions {
@@ -34,6 +34,11 @@ export interface VersionedSecretsOptions {
    * save.
    */
   actor: string | (() => Promise<string>);
+  /**
+   * For the writes of an approved change request (the actor is its requester): its approvers,
+   * recorded beside the actor on the snapshot of the state it replaces.
+   */
+  approvedBy?: readonly string[];
 }
 
 /**
@@ -68,6 +73,18 @@ export interface DeleteOutcomeReport {
 export interface DeleteRequest extends OwnedEditReason {
   resourceVersion: string;
   keepHistory: boolean;
+}
+
+/**
+ * What an update or restore would write, after every check of the live Secret now.
+ *
+ * @public
+ */
+export interface WritePlanned {
+  live: NativeSecret;
+  owned?: OwnedEdit;
+  replacement: NativeSecret;
+  check: WriteCheck;
 }
 
 /**
@@ -128,7 +145,10 @@ export class VersionedSecrets {
     const { actor } = this.options;
     const by = typeof actor === 'string' ? actor : await actor();
     try {
-      return await this.history.archive(live, version, { by });
+      return await this.history.archive(live, version, {
+        by,
+        approvedBy: this.options.approvedBy,
+      });
     } catch (err) {
       if (err instanceof HistoryMovedError) {
         const now = await this.live
@@ -145,12 +165,16 @@ export class VersionedSecrets {
     }
   }
 
-  async update(
+  /**
+   * Every check of an update, against the live Secret now, and the replacement it would write:
+   * the update itself, and a change request that asks for it, run the same rules.
+   */
+  async planUpdate(
     namespace: string,
     name: string,
     req: UpdateSecretRequest,
     gate: LiveGate,
-  ): Promise<VersionedWrite> {
+  ): Promise<WritePlanned> {
     const live = await this.live.loadGated(
       namespace,
       name,
@@ -159,7 +183,21 @@ export class VersionedSecrets {
     );
     gate.admit(live, requiredActions(req, live));
     const owned = this.live.admitOwned(live, 'update', req.ownedEditReason);
-    const { replacement, check } = this.live.planUpdate(live, req);
+    return { live, owned, ...this.live.planUpdate(live, req) };
+  }
+
+  async update(
+    namespace: string,
+    name: string,
+    req: UpdateSecretRequest,
+    gate: LiveGate,
+  ): Promise<VersionedWrite> {
+    const { live, owned, replacement, check } = await this.planUpdate(
+      namespace,
+      name,
+      req,
+      gate,
+    );
     let archive: ArchiveOutcome | undefined;
     if (check.dataChanged) {
       await this.live.proveReplace(replacement);
@@ -180,6 +218,27 @@ export class VersionedSecrets {
     req: RestoreRequest,
     gate: LiveGate,
   ): Promise<VersionedWrite> {
+    const plan = await this.planRestore(namespace, name, req, gate);
+    const { live, owned, replacement, check } = plan;
+    if (!replacement) return { secret: live, dataChanged: false };
+    await this.live.proveReplace(replacement);
+    const archive = await this.archive(live, check.replacedVersion);
+    const secret = await this.live.write(namespace, name, replacement);
+    return { secret, dataChanged: true, archive, owned };
+  }
+
+  /**
+   * Every check of a restore, against the live Secret now, and the replacement it would write;
+   * none when the version holds the live bytes already (a restore that writes nothing).
+   */
+  async planRestore(
+    namespace: string,
+    name: string,
+    req: RestoreRequest,
+    gate: LiveGate,
+  ): Promise<
+    Omit<WritePlanned, 'replacement'> & { replacement?: NativeSecret }
+  > {
     const live = await this.live.loadGated(namespace, name, ['restore'], gate);
     const owned = this.live.admitOwned(live, 'restore', req.ownedEditReason);
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
@@ -199,12 +258,9 @@ export class VersionedSecrets {
       resourceVersion: req.resourceVersion,
       data,
     });
-    if (!check.dataChanged) return { secret: live, dataChanged: false };
+    if (!check.dataChanged) return { live, owned, check };
     const replacement = this.live.buildReplacement(live, { data, check });
-    await this.live.proveReplace(replacement);
-    const archive = await this.archive(live, check.replacedVersion);
-    const secret = await this.live.write(namespace, name, replacement);
-    return { secret, dataChanged: true, archive, owned };
+    return { live, owned, check, replacement };
   }
 
   /**
@@ -212,20 +268,43 @@ export class VersionedSecrets {
    * read again before each cleanup mutation and before the live delete; a change answers 409.
    * Cleanup that leaves anything pending or failed answers 503 without deleting the live Secret.
    */
-  async delete(
+  /** Every check of a delete, against the live Secret now: its metadata and preconditions. */
+  async planDelete(
     namespace: string,
     name: string,
     req: DeleteRequest,
     gate: LiveGate,
-  ): Promise<DeleteOutcomeReport> {
+  ): Promise<{
+    live: NativeSecret;
+    owned?: OwnedEdit;
+    preconditions: Preconditions;
+  }> {
     // A delete needs the UID and revision, never the values.
     const live = await this.live.loadGated(namespace, name, ['delete'], gate, {
       metadataOnly: true,
     });
     const owned = this.live.admitOwned(live, 'delete', req.ownedEditReason);
     if (live.metadata.resourceVersion !== req.resourceVersion) throw stale();
-    const uid = live.metadata.uid!;
-    const preconditions = { uid, resourceVersion: req.resourceVersion };
+    const preconditions = {
+      uid: live.metadata.uid!,
+      resourceVersion: req.resourceVersion,
+    };
+    return { live, owned, preconditions };
+  }
+
+  async delete(
+    namespace: string,
+    name: string,
+    req: DeleteRequest,
+    gate: LiveGate,
+  ): Promise<DeleteOutcomeReport> {
+    const { live, owned, preconditions } = await this.planDelete(
+      namespace,
+      name,
+      req,
+      gate,
+    );
+    const { uid } = preconditions;
     // Cleanup runs as Krypton in hybrid mode: the user's own delete is proven before it.
     if (!req.keepHistory)
       await this.live.proveDelete(namespace, name, preconditions);
