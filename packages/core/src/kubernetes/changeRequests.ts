@@ -1,8 +1,4 @@
-import {
-  CHANGE_REQUEST_MESSAGES,
-  ChangeRequest,
-  ProposedChange,
-} from '../approval/changeRequest';
+import { ChangeRequest, ProposedChange } from '../approval/changeRequest';
 import { ProposalRecord } from '../approval/proposalSecret';
 import { RestoreRequest, UpdateSecretRequest } from '../dto';
 import { KryptonError, messages } from '../errors';
@@ -63,8 +59,8 @@ export type ChangeApplyOutcome =
 
 /**
  * Change requests' Kubernetes side: proposing a write (every check of the write itself, proven
- * with a dry run as the requester, then the proposal of an update's values), checking that
- * someone may still make it, and applying it through the versioned engine with the base revision
+ * with a dry run as the requester, then the proposal of an update's values), and applying it
+ * once the requester is proven still allowed, through the versioned engine with the base revision
  * as its precondition, so that history stays exact and a Secret that moved is never overwritten.
  *
  * @public
@@ -145,21 +141,6 @@ export class ChangeRequestEngine {
       by: requester.actor,
     });
     return { live, change, proposal };
-  }
-
-  /**
-   * Whether `party` may make the request's change now, against its base revision: the same
-   * checks and dry run as the write. Throws the refusal (a stale base is 409).
-   */
-  async check(
-    request: ChangeRequest,
-    proposalUid: string | undefined,
-    party: ChangeParty,
-  ): Promise<void> {
-    const requested = await this.requested(request, proposalUid);
-    if (!requested)
-      throw new KryptonError('conflict', CHANGE_REQUEST_MESSAGES.proposalGone);
-    await this.prove(request.namespace, request.name, requested, party);
   }
 
   /**

@@ -263,11 +263,6 @@ export class VersionedSecrets {
     return { live, owned, check, replacement };
   }
 
-  /**
-   * Deletes the live Secret, after removing its history unless keepHistory. The live object is
-   * read again before each cleanup mutation and before the live delete; a change answers 409.
-   * Cleanup that leaves anything pending or failed answers 503 without deleting the live Secret.
-   */
   /** Every check of a delete, against the live Secret now: its metadata and preconditions. */
   async planDelete(
     namespace: string,
@@ -292,6 +287,11 @@ export class VersionedSecrets {
     return { live, owned, preconditions };
   }
 
+  /**
+   * Deletes the live Secret, after removing its history unless keepHistory. The live object is
+   * read again before each cleanup mutation and before the live delete; a change answers 409.
+   * Cleanup that leaves anything pending or failed answers 503 without deleting the live Secret.
+   */
   async delete(
     namespace: string,
     name: string,
