@@ -60,6 +60,8 @@ const WARMUP = 3;
 const RAW_RESTORE = join(__dirname, 'rawRestore.js');
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+/** A result table, apart from jest's own output. */
+const print = (text: string) => process.stdout.write(`\n${text}\n`);
 
 // The package's own build script, run as its `yarn dist` runs it.
 // eslint-disable-next-line no-restricted-syntax
@@ -303,8 +305,7 @@ describe('kubectl krypton', () => {
     const requests: string[][] = [];
     for (const op of operations) requests.push(await requestsOf(op));
     const samples = await interleaved(operations);
-    // eslint-disable-next-line no-console
-    console.log(
+    print(
       report(
         `history of a Secret with ${names.length} versions`,
         operations,
@@ -395,8 +396,7 @@ describe('kubectl krypton', () => {
     expect(await admin.listSecrets(ns.name, `${RAW_OF}=db-raw`)).toHaveLength(
       VERSIONS,
     );
-    // eslint-disable-next-line no-console
-    console.log(
+    print(
       report(
         `restore at the history limit (${VERSIONS}), with a prune`,
         operations,
@@ -429,8 +429,7 @@ describe('kubectl krypton', () => {
       { name: 'node -e 0 (Node alone)', programs: () => [[node, ['-e', '0']]] },
     ];
     const samples = await interleaved(operations);
-    // eslint-disable-next-line no-console
-    console.log(
+    print(
       [
         formatTable(
           `start-up (${RUNS} runs each, whole processes; no request is sent)`,

@@ -20,12 +20,6 @@ export type ChangeRequestState =
   | 'stale'
   | 'bypassed';
 
-/** @public */
-export const CHANGE_REQUEST_OPEN_STATES: readonly ChangeRequestState[] = [
-  'pending',
-  'approved',
-];
-
 /**
  * The change a request asks for, without values: an update's proposed values live in its
  * proposal Secret (`values: true`), never here.
@@ -128,12 +122,6 @@ export const CHANGE_REQUEST_MESSAGES = {
   hardPolicy: 'The approval of this Secret cannot be bypassed.',
   noApprovers:
     'No one may approve changes to this Secret: it has no owners, and the approval rule names no approver groups.',
-  stale:
-    'The Secret changed after the change request was made, so nothing was written. Propose the change again.',
-  requesterLostRight:
-    'The requester may no longer make this change, so nothing was written.',
-  proposalGone:
-    "The change request's proposed values are gone, so nothing was written. Propose the change again.",
 } as const;
 
 const conflict = (message: string) => new KryptonError('conflict', message);
@@ -200,7 +188,8 @@ export function countedApprovals(
   return by.size;
 }
 
-function admitPending(request: ChangeRequest, now: Date) {
+/** Refuses (409) a request that no longer waits: being applied, or ended. */
+function admitWaiting(request: ChangeRequest) {
   if (request.state !== 'pending') {
     throw conflict(
       request.state === 'approved'
@@ -208,6 +197,11 @@ function admitPending(request: ChangeRequest, now: Date) {
         : CHANGE_REQUEST_MESSAGES.notOpen,
     );
   }
+}
+
+/** admitWaiting, and refuses (409) a request whose time is up. */
+function admitPending(request: ChangeRequest, now: Date) {
+  admitWaiting(request);
   if (isExpired(request, now)) throw conflict(CHANGE_REQUEST_MESSAGES.expired);
 }
 
@@ -254,12 +248,7 @@ export function admitWithdrawal(
   actor: ChangeActor,
   isAdmin: boolean,
 ): void {
-  if (request.state !== 'pending')
-    throw conflict(
-      request.state === 'approved'
-        ? CHANGE_REQUEST_MESSAGES.notPending
-        : CHANGE_REQUEST_MESSAGES.notOpen,
-    );
+  admitWaiting(request);
   if (actor.ref !== request.requestedBy && !isAdmin)
     throw forbidden(CHANGE_REQUEST_MESSAGES.notRequester);
 }

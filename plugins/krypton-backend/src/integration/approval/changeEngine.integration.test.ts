@@ -64,8 +64,14 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
     });
     return { ...engines, gate: RBAC_ONLY_GATE, actor: user };
   }
-  const approverFor = (request: ChangeRequest) =>
-    party(BOB, { actor: request.requestedBy, approvedBy: [BOB] });
+  /** Applies a request as bob, its approver, with its requester's engines for their proof. */
+  const applyAsBob = (request: ChangeRequest, proposalUid?: string) =>
+    engine.apply(
+      request,
+      proposalUid,
+      party(BOB, { actor: request.requestedBy, approvedBy: [BOB] }),
+      party(request.requestedBy),
+    );
 
   async function managed(name: string, password: string) {
     return (await admin.createSecret(ns.name, {
@@ -178,12 +184,7 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
       created.metadata.resourceVersion,
     );
 
-    const outcome = await engine.apply(
-      request,
-      proposed.proposal!.uid,
-      approverFor(request),
-      party(ALICE),
-    );
+    const outcome = await applyAsBob(request, proposed.proposal!.uid);
 
     expect(outcome.outcome).toBe('applied');
     const after = await live('db');
@@ -231,14 +232,9 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
     });
     expect(patched.status).toBe(200);
 
-    expect(
-      await engine.apply(
-        request,
-        proposed.proposal!.uid,
-        approverFor(request),
-        party(ALICE),
-      ),
-    ).toEqual({ outcome: 'stale' });
+    expect(await applyAsBob(request, proposed.proposal!.uid)).toEqual({
+      outcome: 'stale',
+    });
     expect(text((await live('moved')).data?.password)).toBe('someone else');
     expect(await admin.snapshots(ns.name)).not.toContainEqual(
       expect.objectContaining({
@@ -266,14 +262,7 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
     });
     await managed('again', 'new lifetime');
 
-    expect(
-      await engine.apply(
-        request,
-        undefined,
-        approverFor(request),
-        party(ALICE),
-      ),
-    ).toEqual({ outcome: 'stale' });
+    expect(await applyAsBob(request)).toEqual({ outcome: 'stale' });
     expect(text((await live('again')).data?.password)).toBe('new lifetime');
   });
 
@@ -322,14 +311,9 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
       answer => answer === 'forbidden',
     );
 
-    expect(
-      await engine.apply(
-        request,
-        proposed.proposal!.uid,
-        approverFor(request),
-        party(requester),
-      ),
-    ).toEqual({ outcome: 'requesterLostRight' });
+    expect(await applyAsBob(request, proposed.proposal!.uid)).toEqual({
+      outcome: 'requesterLostRight',
+    });
     expect(text((await live('revoked')).data?.password)).toBe('old');
   });
 
@@ -342,23 +326,13 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
         data: { password: 'proposed' },
       },
     });
-    expect(
-      await engine.apply(
-        request,
-        randomUUID(),
-        approverFor(request),
-        party(ALICE),
-      ),
-    ).toEqual({ outcome: 'proposalGone' });
+    expect(await applyAsBob(request, randomUUID())).toEqual({
+      outcome: 'proposalGone',
+    });
     await engine.discard(request);
-    expect(
-      await engine.apply(
-        request,
-        proposed.proposal!.uid,
-        approverFor(request),
-        party(ALICE),
-      ),
-    ).toEqual({ outcome: 'proposalGone' });
+    expect(await applyAsBob(request, proposed.proposal!.uid)).toEqual({
+      outcome: 'proposalGone',
+    });
     expect(text((await live('lost')).data?.password)).toBe('old');
   });
 
@@ -384,16 +358,7 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
       live: expect.anything(),
       change: { operation: 'restore', version: 1 },
     });
-    expect(
-      (
-        await engine.apply(
-          restore.request,
-          undefined,
-          approverFor(restore.request),
-          party(ALICE),
-        )
-      ).outcome,
-    ).toBe('applied');
+    expect((await applyAsBob(restore.request)).outcome).toBe('applied');
     const restored = await live('rolled');
     expect(text(restored.data?.password)).toBe('v1');
 
@@ -404,12 +369,7 @@ describe('ChangeRequestEngine against a real kube-apiserver', () => {
         keepHistory: false,
       },
     });
-    const deleted = await engine.apply(
-      remove.request,
-      undefined,
-      approverFor(remove.request),
-      party(ALICE),
-    );
+    const deleted = await applyAsBob(remove.request);
     expect(deleted).toMatchObject({
       outcome: 'applied',
       write: { result: { status: 'deleted', history: 'cleaned' } },
