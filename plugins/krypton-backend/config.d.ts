@@ -66,6 +66,39 @@ export interface Config {
        */
       argoCdInstanceLabel?: string;
     };
+    /** Four eyes: changes that a second person must approve (docs/approval.md). */
+    approval?: {
+      /**
+       * Which Secrets' changes need approval. The first rule that covers a Secret decides; a
+       * Secret's own `<prefix>/required-approvals` annotation (1 to 5) can raise the number of
+       * approvals, never lower it, and alone asks for that many approvals by the Secret's owners.
+       * On a covered Secret, an update, restore or delete answers 202 with a change request
+       * instead of writing. Anything invalid is a start-up error.
+       */
+      rules?: Array<{
+        /** Cluster names, exactly; every cluster when absent. */
+        clusters?: string[];
+        /** Namespace names, exactly or with `*` and `?`; every namespace when absent. */
+        namespaces?: string[];
+        /** The Secrets' labels, in kubectl's selector syntax; every Secret when absent. */
+        labelSelector?: string;
+        /** How many people must approve, 1 to 5. */
+        requiredApprovals: number;
+        /** Groups whose members may approve; the Secret's owners when absent. */
+        approverGroups?: string[];
+        /** Whether the requester's own approval counts (default false). */
+        allowSelfApproval?: boolean;
+        /** Hours before a waiting request expires, 1 to 168 (default 24). */
+        expiresAfterHours?: number;
+        /**
+         * `hard` (default): only approval applies a change. `soft`: members of bypassGroups may
+         * apply it without approval, with a reason; every approver is told.
+         */
+        enforcement?: 'hard' | 'soft';
+        /** Groups whose members may bypass a soft rule; required for soft, refused for hard. */
+        bypassGroups?: string[];
+      }>;
+    };
     diagnostics?: {
       /**
        * Add a Server-Timing header to every answer with the time of each phase of the request:
@@ -77,15 +110,18 @@ export interface Config {
     /**
      * Notifications (through Backstage's notifications backend) to the owners of the catalog
      * entities that link a Secret, when it is updated, restored or deleted, or its consumers are
-     * restarted. They never carry a value.
+     * restarted; and (`change-request`) to a change request's approvers and requester when it is
+     * made and whenever its state changes. They never carry a value.
      */
     notifications?: {
       /** Send them (default false). */
       enabled?: boolean;
       /**
-       * Which operations notify (default all four). Anything else is a start-up error.
+       * Which operations notify (default all five). Anything else is a start-up error.
        */
-      events?: Array<'update' | 'restore' | 'delete' | 'restart'>;
+      events?: Array<
+        'update' | 'restore' | 'delete' | 'restart' | 'change-request'
+      >;
     };
     kubernetes?: {
       /**

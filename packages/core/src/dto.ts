@@ -1,3 +1,4 @@
+import type { SecretApproval } from './approval/changeRequest';
 import type { SecretPolicyAnswers } from './secretActions';
 
 /**
@@ -263,6 +264,12 @@ export interface SecretSummary extends SecretMetadataView {
    * not reveal never get one; for those who may, it sizes the masked values without a value read.
    */
   keySizes?: Record<string, number>;
+  /**
+   * Set when changes to this Secret need approval (`krypton.approval.rules`, or its own
+   * `required-approvals` annotation): an update, restore or delete then answers 202 with a change
+   * request instead of writing. Only in the answer of the summary route.
+   */
+  approval?: SecretApproval;
 }
 
 /**

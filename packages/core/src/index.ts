@@ -38,6 +38,7 @@ export {
   APPROVAL_EXPIRY_MAX_HOURS,
   parseApprovalRules,
   approvalPolicyFor,
+  secretApprovalPolicy,
 } from './approval/policy';
 export type {
   ApprovalEnforcement,

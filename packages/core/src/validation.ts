@@ -8,6 +8,7 @@ import {
   SecretFields,
   UpdateSecretRequest,
 } from './dto';
+import { parseChangeText } from './approval/changeRequest';
 import { decodeUtf8, emptyMap, isBase64, isWellFormedText } from './encoding';
 import { tryNormalizeEntityRef } from './entityRefs';
 import { KryptonError, messages } from './errors';
@@ -422,6 +423,22 @@ export function parseDeleteBody(raw: unknown): OwnedEditReason {
   const body = requireObject(raw);
   rejectUnknownFields(body, ['ownedEditReason']);
   return withReason(body);
+}
+
+/**
+ * The body of a decision on a change request: `{ comment? }` (`{ reason }` for a bypass), the text
+ * read by parseChangeText; no body is an empty one.
+ *
+ * @public
+ */
+export function parseChangeTextBody(
+  raw: unknown,
+  field: 'comment' | 'reason',
+  required: boolean,
+): string {
+  const body = raw === undefined ? {} : requireObject(raw);
+  rejectUnknownFields(body, [field]);
+  return parseChangeText(body[field], field, required);
 }
 
 /** @public */

@@ -145,10 +145,11 @@ describe('krypton.notifications', () => {
   it('is off by default, with every event once it is enabled', () => {
     const off = readKryptonConfig(new ConfigReader({}), {}).notifications;
     expect(off.enabled).toBe(false);
-    expect([...off.events]).toEqual(['update', 'restore', 'delete', 'restart']);
+    const all = ['update', 'restore', 'delete', 'restart', 'change-request'];
+    expect([...off.events]).toEqual(all);
     const on = read({ enabled: true });
     expect(on.enabled).toBe(true);
-    expect([...on.events]).toEqual(['update', 'restore', 'delete', 'restart']);
+    expect([...on.events]).toEqual(all);
   });
 
   it('keeps only the listed events; an empty list sends nothing', () => {
@@ -399,5 +400,42 @@ describe('credentials', () => {
       if (previous === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = previous;
     }
+  });
+});
+
+describe('krypton.approval.rules', () => {
+  const read = (rules: unknown) =>
+    readKryptonConfig(
+      new ConfigReader({ krypton: { approval: { rules } } } as JsonObject),
+      {},
+    ).approvalRules;
+
+  it('is no rule by default, and keeps valid rules in order', () => {
+    expect(readKryptonConfig(new ConfigReader({}), {}).approvalRules).toEqual(
+      [],
+    );
+    const rules = read([
+      { namespaces: ['prod-*'], requiredApprovals: 2 },
+      {
+        labelSelector: 'tier=critical',
+        requiredApprovals: 1,
+        enforcement: 'soft',
+        bypassGroups: ['group:default/sre'],
+      },
+    ]);
+    expect(rules.map(r => [r.namespaces, r.requiredApprovals])).toEqual([
+      [['prod-*'], 2],
+      [undefined, 1],
+    ]);
+    expect(rules[1].bypassGroups).toEqual(['group:default/sre']);
+  });
+
+  it('stops the start on an invalid rule, naming the field', () => {
+    expect(() => read([{ requiredApprovals: 6 }])).toThrow(
+      'krypton.approval.rules[0].requiredApprovals must be a whole number from 1 to 5',
+    );
+    expect(() => read([{ requiredApprovals: 1, enforcement: 'soft' }])).toThrow(
+      /bypassGroups must name who may bypass a soft rule/,
+    );
   });
 });

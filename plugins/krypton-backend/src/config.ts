@@ -1,6 +1,8 @@
 import { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
 import {
+  ApprovalRule,
+  parseApprovalRules,
   DEFAULT_ANNOTATION_PREFIX,
   IdentityMode,
   Parsed,
@@ -47,6 +49,8 @@ export interface KryptonBackendConfig {
   serviceAccountMode: ServiceAccountModeLimits;
   /** Notifications to the owners of the catalog entities that link a changed Secret. */
   notifications: NotificationSettings;
+  /** krypton.approval.rules: which Secrets' changes need approval, in order. */
+  approvalRules: ApprovalRule[];
   /** Answers carry a Server-Timing header with the phases of each request. */
   serverTiming: boolean;
   /** How long one storage rewrite may run, in milliseconds. */
@@ -56,13 +60,19 @@ export interface KryptonBackendConfig {
 }
 
 /** The operations whose success (or, for a restart, whose result) notifies owners. */
-export type NotificationEvent = 'update' | 'restore' | 'delete' | 'restart';
+export type NotificationEvent =
+  | 'update'
+  | 'restore'
+  | 'delete'
+  | 'restart'
+  | 'change-request';
 
 export const NOTIFICATION_EVENTS: readonly NotificationEvent[] = [
   'update',
   'restore',
   'delete',
   'restart',
+  'change-request',
 ];
 
 export interface NotificationSettings {
@@ -302,6 +312,18 @@ function readAdmins(config: Config): string[] {
 }
 
 /**
+ * krypton.approval.rules. An invalid rule stops the start: read leniently, a mistyped rule would
+ * let changes through that its author meant to hold for approval.
+ */
+function readApprovalRules(config: Config): ApprovalRule[] {
+  const parsed = parseApprovalRules(
+    config.getOptional('krypton.approval.rules'),
+  );
+  if (!parsed.ok) throw new InputError(parsed.error);
+  return parsed.value;
+}
+
+/**
  * Reads krypton.* and, when krypton.clusters is absent, the config-type cluster locators of the
  * Backstage Kubernetes plugin, so that one cluster block serves both plugins.
  */
@@ -345,6 +367,7 @@ export function readKryptonConfig(
     requestTimeoutMs: readRequestTimeout(config),
     serviceAccountMode: readServiceAccountMode(config),
     notifications: readNotifications(config),
+    approvalRules: readApprovalRules(config),
     serverTiming:
       config.getOptionalBoolean('krypton.diagnostics.serverTiming') ?? false,
     storageRewriteTimeLimitMs: readStorageRewriteTimeLimit(config),

@@ -11,6 +11,7 @@ import {
 } from '@krypton/plugin-krypton-common';
 import { readKryptonConfig } from './config';
 import { migratedClient } from './database/migrate';
+import { ChangeRequestStore } from './database/changeRequests';
 import { RestartResultStore } from './database/restartResults';
 import { StorageRewriteRunStore } from './database/storageRewriteRuns';
 import { StorageRewriteStore } from './database/storageRewrites';
@@ -19,6 +20,7 @@ import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerKryptonActions } from './actions/kryptonActions';
 import { KRYPTON_ROUTE_PREFIXES, createRouter } from './http/router';
 import { combineNotifiers, createSecretNotifier } from './notifications';
+import { createChangeRequestNotifier } from './notifications/changeRequests';
 import { createResourceLoader } from './permissions/loadResources';
 import { kryptonSecretResourceRef } from './permissions/resource';
 import { kryptonSecretRules } from './permissions/rules';
@@ -44,6 +46,7 @@ export const kryptonPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
         lifecycle: coreServices.lifecycle,
+        scheduler: coreServices.scheduler,
         database: coreServices.database,
         actionsRegistry: actionsRegistryServiceRef,
         // Both have default factories (HTTP clients found through discovery), so any backend
@@ -105,6 +108,11 @@ export const kryptonPlugin = createBackendPlugin({
           restartResults: new RestartResultStore(db),
           storageRewrites: new StorageRewriteStore(db),
           storageRewriteRuns: new StorageRewriteRunStore(db),
+          changeRequests: new ChangeRequestStore(db),
+          changeNotifier: createChangeRequestNotifier({
+            ...deps,
+            settings: kryptonConfig.notifications,
+          }),
           notifier: combineNotifiers(
             createSecretNotifier({
               ...deps,
@@ -117,6 +125,22 @@ export const kryptonPlugin = createBackendPlugin({
         });
         // Runs of this replica read as interrupted at once, rather than after their heartbeat.
         lifecycle.addShutdownHook(() => services.storage.shutdown());
+        // Ends the change requests whose time is up, and those that a stopped replica left
+        // being applied; every replica runs it, and the store's row locks end each request once.
+        await deps.scheduler.scheduleTask({
+          id: 'krypton-change-request-sweep',
+          frequency: { minutes: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 30 },
+          scope: 'local',
+          fn: async () => {
+            const swept = await services.changeRequests.sweep();
+            if (swept.expired + swept.interrupted > 0)
+              logger.info(
+                `Change requests ended: ${swept.expired} expired, ${swept.interrupted} interrupted`,
+              );
+          },
+        });
         registerKryptonActions(actionsRegistry, services);
         httpRouter.use(
           await createRouter({

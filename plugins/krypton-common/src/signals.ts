@@ -1,3 +1,5 @@
+import type { ChangeRequestState } from '@krypton/core';
+
 /**
  * The signals channel on which Krypton announces changes to one live Secret.
  *
@@ -28,4 +30,27 @@ export type SecretChangedSignal = {
   resourceVersion: string | null;
   /** Krypton's version counter after the change; null when deleted, or unreadable. */
   version: number | null;
+};
+
+/**
+ * The signals channel on which Krypton announces that a change request was made or moved. Each
+ * signal goes to the request's requester and approvers only (by their user and group refs), so
+ * one channel serves every request.
+ *
+ * @public
+ */
+export const CHANGE_REQUEST_SIGNAL_CHANNEL = 'krypton:change-requests';
+
+/**
+ * What Krypton signals when a change request is made or changes state: which request, on which
+ * Secret, and its state now. Never a value.
+ *
+ * @public
+ */
+export type ChangeRequestSignal = {
+  cluster: string;
+  namespace: string;
+  name: string;
+  id: string;
+  state: ChangeRequestState;
 };

@@ -17,7 +17,7 @@ export type {
   NamespaceLocation,
   SecretLocation,
 } from './api/KryptonApi';
-export { KryptonClient } from './api/KryptonClient';
+export { ChangeRequestedError, KryptonClient } from './api/KryptonClient';
 // The entity-link rules live in common, which the backend reads too; re-exported here for the
 // apps and plugins that import them from the frontend plugin.
 export {

@@ -7,10 +7,13 @@ import {
   admitWithdrawal,
   countedApprovals,
   decide,
+  describeApproval,
   freezePolicy,
   parseChangeText,
+  splitChangeReason,
 } from './changeRequest';
 import { ApprovalPolicy } from './policy';
+import { parseChangeTextBody } from '../validation';
 
 const NOW = new Date('2026-12-06T08:00:00.000Z');
 const alice: ChangeActor = {
@@ -243,6 +246,66 @@ describe('change request rules', () => {
       ['a\u2028b', '"reason" must not hold control characters.'],
     ] as const) {
       const err = refused(() => parseChangeText(raw, 'reason', true));
+      expect([err.code, err.message]).toEqual(['invalid_request', message]);
+    }
+  });
+
+  it('takes a change reason out of a body, leaving the body its own parser knows', () => {
+    expect(
+      splitChangeReason({ version: 3, changeReason: ' undo the rotation ' }),
+    ).toEqual({ body: { version: 3 }, changeReason: 'undo the rotation' });
+    const plain = { version: 3 };
+    expect(splitChangeReason(plain)).toEqual({ body: plain, changeReason: '' });
+    // What is not an object is left to the write's parser, which refuses it as it always has.
+    for (const raw of [undefined, null, 'text', [1]])
+      expect(splitChangeReason(raw)).toEqual({ body: raw, changeReason: '' });
+    const err = refused(() => splitChangeReason({ changeReason: 'a\u0000b' }));
+    expect(err.message).toBe(
+      '"changeReason" must not hold control characters.',
+    );
+  });
+
+  it('describes a policy for a summary, with nobody to approve where nobody may', () => {
+    const owners: ApprovalPolicy = {
+      requiredApprovals: 2,
+      approvers: { kind: 'owners' },
+      allowSelfApproval: false,
+      expiresAfterHours: 24,
+      enforcement: 'hard',
+      bypassGroups: [],
+      source: 'annotation',
+      annotationProblem: 'bad value',
+    };
+    expect(describeApproval(owners, [bob.ref])).toEqual({
+      requiredApprovals: 2,
+      approvers: [bob.ref],
+      allowSelfApproval: false,
+      enforcement: 'hard',
+      bypassGroups: [],
+      expiresAfterHours: 24,
+      annotationProblem: 'bad value',
+    });
+    expect(describeApproval(owners, []).approvers).toEqual([]);
+  });
+
+  it('reads a decision body: the one text field it names, nothing else', () => {
+    expect(parseChangeTextBody(undefined, 'comment', false)).toBe('');
+    expect(parseChangeTextBody({ comment: ' fine ' }, 'comment', false)).toBe(
+      'fine',
+    );
+    for (const [raw, message] of [
+      [{}, '"reason" is required.'],
+      [[], 'The request body must be a JSON object.'],
+      [
+        { reason: 'x', comment: 'y' },
+        'Unknown field "comment" in the request body.',
+      ],
+      [
+        { reason: 'x', ['k'.repeat(100)]: 1 },
+        `Unknown field "${'k'.repeat(64)}" in the request body.`,
+      ],
+    ] as const) {
+      const err = refused(() => parseChangeTextBody(raw, 'reason', true));
       expect([err.code, err.message]).toEqual(['invalid_request', message]);
     }
   });

@@ -95,6 +95,58 @@ export interface ChangeRequest {
 }
 
 /**
+ * The answer of an update, restore or delete of a Secret whose changes need approval: the change
+ * request that now waits, with status 202.
+ *
+ * @public
+ */
+export interface ChangeRequestAnswer {
+  changeRequest: ChangeRequest;
+}
+
+/** @public */
+export interface ChangeRequestList {
+  items: ChangeRequest[];
+}
+
+/**
+ * What a Secret's summary says of its approval policy: who may approve a change requested now
+ * (empty when nobody may, and requests are refused), and what else the policy asks.
+ *
+ * @public
+ */
+export interface SecretApproval extends ChangeRequestPolicy {
+  expiresAfterHours: number;
+  /** Why the Secret's own annotation was read as one approval. */
+  annotationProblem?: string;
+}
+
+/**
+ * A policy as a Secret's summary shows it.
+ *
+ * @public
+ */
+export function describeApproval(
+  policy: ApprovalPolicy,
+  owners: readonly string[],
+): SecretApproval {
+  return {
+    requiredApprovals: policy.requiredApprovals,
+    approvers:
+      policy.approvers.kind === 'groups'
+        ? policy.approvers.groups
+        : [...owners],
+    allowSelfApproval: policy.allowSelfApproval,
+    enforcement: policy.enforcement,
+    bypassGroups: policy.bypassGroups,
+    expiresAfterHours: policy.expiresAfterHours,
+    ...(policy.annotationProblem
+      ? { annotationProblem: policy.annotationProblem }
+      : {}),
+  };
+}
+
+/**
  * Who acts on a request: the signed-in user's ref and every ref they own through (their groups).
  *
  * @public
@@ -122,6 +174,19 @@ export const CHANGE_REQUEST_MESSAGES = {
   hardPolicy: 'The approval of this Secret cannot be bypassed.',
   noApprovers:
     'No one may approve changes to this Secret: it has no owners, and the approval rule names no approver groups.',
+  notFound: 'Change request not found.',
+  inPerson:
+    'Change requests are decided by people signed in to Backstage, never by a service on their behalf.',
+  approvalRequired:
+    'Changes to this Secret need approval: the change was requested instead of written.',
+  stale:
+    'The Secret changed after this change was requested, so nothing was written. Request the change again.',
+  requesterLostRight:
+    'The requester may no longer make this change, so nothing was written.',
+  proposalGone:
+    'The proposed values are gone, so nothing was written. Request the change again.',
+  interrupted:
+    "Krypton stopped while applying this change. The Secret's history shows whether it was written; request it again if it was not.",
 } as const;
 
 const conflict = (message: string) => new KryptonError('conflict', message);
@@ -137,15 +202,15 @@ export function freezePolicy(
   policy: ApprovalPolicy,
   owners: readonly string[],
 ): ChangeRequestPolicy {
-  const approvers =
-    policy.approvers.kind === 'groups' ? policy.approvers.groups : [...owners];
+  const { approvers, requiredApprovals, allowSelfApproval, enforcement } =
+    describeApproval(policy, owners);
   if (approvers.length === 0)
     throw conflict(CHANGE_REQUEST_MESSAGES.noApprovers);
   return {
-    requiredApprovals: policy.requiredApprovals,
+    requiredApprovals,
     approvers,
-    allowSelfApproval: policy.allowSelfApproval,
-    enforcement: policy.enforcement,
+    allowSelfApproval,
+    enforcement,
     bypassGroups: policy.bypassGroups,
   };
 }
@@ -322,4 +387,28 @@ export function parseChangeText(
       );
   }
   return text;
+}
+
+/**
+ * Takes a change's reason out of an update, restore or delete body, so that the write's own
+ * parser sees the body it always has; the reason is optional text (`parseChangeText`).
+ *
+ * @public
+ */
+export function splitChangeReason(raw: unknown): {
+  body: unknown;
+  changeReason: string;
+} {
+  if (
+    typeof raw !== 'object' ||
+    raw === null ||
+    Array.isArray(raw) ||
+    !Object.prototype.hasOwnProperty.call(raw, 'changeReason')
+  )
+    return { body: raw, changeReason: '' };
+  const { changeReason, ...body } = raw as Record<string, unknown>;
+  return {
+    body,
+    changeReason: parseChangeText(changeReason, 'changeReason', false),
+  };
 }

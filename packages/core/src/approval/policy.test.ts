@@ -3,6 +3,7 @@ import {
   approvalPolicyFor,
   matchesGlob,
   parseApprovalRules,
+  secretApprovalPolicy,
 } from './policy';
 
 const KEY = 'krypton.io/required-approvals';
@@ -300,4 +301,40 @@ describe('approvalPolicyFor', () => {
       });
     },
   );
+});
+
+describe('secretApprovalPolicy', () => {
+  it("reads a live Secret's namespace, labels and annotations under the prefix", () => {
+    const configured = rules([
+      {
+        namespaces: ['payments-*'],
+        labelSelector: 'tier=prod',
+        requiredApprovals: 1,
+      },
+    ]);
+    const secret = (labels: Record<string, string>, annotations = {}) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db', namespace: 'payments-prod', labels, annotations },
+    });
+    expect(
+      secretApprovalPolicy(
+        secret({ tier: 'prod' }),
+        'c',
+        configured,
+        'krypton.io',
+      )?.requiredApprovals,
+    ).toBe(1);
+    expect(
+      secretApprovalPolicy(secret({}), 'c', configured, 'krypton.io'),
+    ).toBeNull();
+    expect(
+      secretApprovalPolicy(
+        secret({}, { 'example.com/required-approvals': '3' }),
+        'c',
+        configured,
+        'example.com',
+      )?.requiredApprovals,
+    ).toBe(3);
+  });
 });

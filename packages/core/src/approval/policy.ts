@@ -1,4 +1,6 @@
+import { kryptonKeys } from '../annotations';
 import { tryNormalizeEntityRef } from '../entityRefs';
+import { NativeSecret } from '../kubernetes/types';
 import { Labels, matchesRequirements } from '../labelMatch';
 import { LabelRequirement, parseLabelSelector } from '../labelSelector';
 import { KryptonError } from '../errors';
@@ -347,4 +349,27 @@ export function approvalPolicyFor(
     source: index,
     ...problem,
   };
+}
+
+/**
+ * The approval policy of a live Secret on a cluster, from its labels and annotations.
+ *
+ * @public
+ */
+export function secretApprovalPolicy(
+  secret: NativeSecret,
+  cluster: string,
+  rules: readonly ApprovalRule[],
+  annotationPrefix: string,
+): ApprovalPolicy | null {
+  return approvalPolicyFor(
+    {
+      cluster,
+      namespace: secret.metadata.namespace ?? '',
+      labels: secret.metadata.labels ?? {},
+      annotations: secret.metadata.annotations ?? {},
+    },
+    rules,
+    kryptonKeys(annotationPrefix).requiredApprovals,
+  );
 }

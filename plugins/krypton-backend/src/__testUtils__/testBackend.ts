@@ -5,6 +5,7 @@ import {
   BackendFeature,
   LoggerService,
   PermissionsService,
+  SchedulerServiceTaskInvocationDefinition,
   coreServices,
   createBackendModule,
   createServiceFactory,
@@ -308,6 +309,26 @@ function scaffolderFeatures(): BackendFeature[] {
   return [scaffolder.default, kryptonModule.default];
 }
 
+/**
+ * A scheduler for every plugin that keeps each task's function by its id, and runs none: the
+ * test runs Krypton's when it chooses.
+ */
+function capturedTasks(
+  tasks: Map<string, (signal: AbortSignal) => Promise<void>>,
+) {
+  const keep = async (task: SchedulerServiceTaskInvocationDefinition) => {
+    tasks.set(task.id, async signal => {
+      await task.fn(signal);
+    });
+  };
+  return mockServices.scheduler.mock({
+    scheduleTask: keep,
+    createScheduledTaskRunner: () => ({ run: keep }),
+    triggerTask: async () => undefined,
+    getScheduledTasks: async () => [],
+  }).factory;
+}
+
 export interface KryptonTestBackend {
   server: Parameters<typeof import('supertest')>[0];
   /** Base URL of the backend's HTTP server, for clients other than supertest. */
@@ -349,6 +370,11 @@ export async function startKryptonBackend(
      * templates from the catalog, so give one.
      */
     scaffolder?: boolean;
+    /**
+     * Keeps the plugin's scheduled tasks here by id instead of running them, so that a test runs
+     * one when it chooses (with an abort signal of its own).
+     */
+    scheduledTasks?: Map<string, (signal: AbortSignal) => Promise<void>>;
   } = {},
 ): Promise<KryptonTestBackend> {
   const sink = new CaptureSink();
@@ -447,6 +473,9 @@ export async function startKryptonBackend(
           [notificationsBackend, signalsBackend, eventsServiceFactory]
         : []),
       ...(options.scaffolder ? scaffolderFeatures() : []),
+      ...(options.scheduledTasks
+        ? [capturedTasks(options.scheduledTasks)]
+        : []),
       ...(options.catalog
         ? [recordingCatalog(options.catalog.entities, catalogCalls)]
         : []),

@@ -7,10 +7,16 @@ import {
   kryptonActionsReadPermission,
   kryptonActionsWritePermission,
 } from '@krypton/plugin-krypton-common';
-import { DiffSide, KryptonError, keyDiff } from '@krypton/core';
+import {
+  CHANGE_COMMENT_MAX,
+  DiffSide,
+  KryptonError,
+  keyDiff,
+} from '@krypton/core';
 import { KryptonServices, SecretTarget } from '../services';
 import { toActionError } from './errors';
 import {
+  changeRequest,
   consumersResult,
   diffSide,
   keyDiffEntry,
@@ -263,7 +269,7 @@ export function registerKryptonActions(
     name: 'restore-secret-version',
     title: 'Restore a version of a Secret',
     description:
-      "Makes a retained version the live Secret's data again; the current state is saved to history first. Send the live resourceVersion you read (get-secret-summary): if the Secret changed since, the restore is refused with a conflict and nothing changes.",
+      "Makes a retained version the live Secret's data again; the current state is saved to history first. Send the live resourceVersion you read (get-secret-summary): if the Secret changed since, the restore is refused with a conflict and nothing changes. Where changes to the Secret need approval (get-secret-summary's approval), nothing changes either: the output's changeRequest is the request that now waits for people to approve it, which no action can do.",
     visibilityPermission: kryptonActionsWritePermission,
     attributes: { readOnly: false, idempotent: false, destructive: true },
     schema: {
@@ -280,17 +286,81 @@ export function registerKryptonActions(
             .describe(
               "The live Secret's metadata.resourceVersion that you read",
             ),
+          reason: z
+            .string()
+            .max(CHANGE_COMMENT_MAX)
+            .optional()
+            .describe(
+              'Why, for the approvers, where the change needs approval',
+            ),
         }),
-      output: z => z.object({ secret: secretSummary }),
+      output: z =>
+        z.object({
+          secret: secretSummary
+            .optional()
+            .describe('The Secret as restored, when it was'),
+          changeRequest: changeRequest
+            .optional()
+            .describe('The change request made instead, where one is needed'),
+        }),
     },
     action: async ({ input, credentials }) =>
       translated(async () => {
-        const written = await services.history.restore(
+        const out = await services.history.restore(
           targetOf(credentials, input),
           input.name,
-          { version: input.version, resourceVersion: input.resourceVersion },
+          {
+            version: input.version,
+            resourceVersion: input.resourceVersion,
+            ...(input.reason !== undefined
+              ? { changeReason: input.reason }
+              : {}),
+          },
         );
-        return { output: { secret: written } };
+        return {
+          output:
+            'changeRequest' in out
+              ? { changeRequest: out.changeRequest }
+              : { secret: out },
+        };
+      }),
+  });
+
+  registry.register({
+    name: 'list-change-requests',
+    title: 'List change requests',
+    description:
+      "A Secret's change requests, newest first (with namespace and name), or without them the requests that wait for the user's approval: who asked, why, what (never values) and where each stands. Only people decide on them, in Backstage.",
+    visibilityPermission: kryptonActionsReadPermission,
+    attributes: READ_ONLY,
+    schema: {
+      input: z =>
+        z.object({
+          cluster: secretRef.cluster,
+          namespace: secretRef.namespace.optional(),
+          name: secretRef.name.optional(),
+        }),
+      output: z => z.object({ items: z.array(changeRequest) }),
+    },
+    action: async ({ input, credentials }) =>
+      translated(async () => {
+        const { cluster, namespace, name } = input;
+        if ((namespace === undefined) !== (name === undefined))
+          throw new KryptonError(
+            'invalid_request',
+            "Give both namespace and name for one Secret's requests, or neither for those waiting for you.",
+          );
+        const items =
+          namespace !== undefined && name !== undefined
+            ? await services.changeRequests.list(
+                targetOf(credentials, { cluster, namespace }),
+                name,
+              )
+            : await services.changeRequests.waiting({
+                credentials: userCredentials(credentials),
+                cluster,
+              });
+        return { output: { items } };
       }),
   });
 

@@ -103,11 +103,92 @@ const secretMetadataView = {
     ),
 };
 
+/** A change request's policy, frozen when it was made (ChangeRequestPolicy). */
+const changeRequestPolicy = {
+  requiredApprovals: z.number(),
+  approvers: z
+    .array(z.string())
+    .describe('User and group refs; a member of a group may approve'),
+  allowSelfApproval: z.boolean(),
+  enforcement: z.enum(['hard', 'soft']),
+  bypassGroups: z.array(z.string()),
+};
+
 export const secretSummary = z.object({
   ...secretMetadataView,
   immutable: z.boolean(),
   keys: z.array(z.string()).describe('Key names only, never values'),
   binaryKeys: z.array(z.string()),
+  approval: z
+    .object({
+      ...changeRequestPolicy,
+      expiresAfterHours: z.number(),
+      annotationProblem: z.string().optional(),
+    })
+    .optional()
+    .describe(
+      'Set when changes to the Secret need approval: a restore then only requests it, and people decide',
+    ),
+});
+
+const changeState = z.enum([
+  'pending',
+  'approved',
+  'applied',
+  'rejected',
+  'withdrawn',
+  'expired',
+  'stale',
+  'bypassed',
+]);
+
+/** A change request as the routes answer it: never a value. */
+export const changeRequest = z.object({
+  id: z.string(),
+  cluster: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  baseRevision: z
+    .string()
+    .describe('The resourceVersion the change was planned against'),
+  change: z
+    .object({
+      operation: z.enum(['update', 'restore', 'delete']),
+      values: z
+        .boolean()
+        .optional()
+        .describe('An update that replaces values (never shown here)'),
+      version: z.number().optional().describe('The version to restore'),
+      keepHistory: z.boolean().optional(),
+      type: z.string().optional(),
+      immutable: z.boolean().optional(),
+      description: z.string().optional(),
+      access: accessRules.partial().optional(),
+      ownedEditReason: z.string().optional(),
+    })
+    .describe('What is asked, without values'),
+  reason: z.string(),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  policy: z.object(changeRequestPolicy),
+  state: changeState,
+  decisions: z.array(
+    z.object({
+      by: z.string(),
+      decision: z.enum(['approve', 'reject']),
+      comment: z.string(),
+      at: z.string(),
+    }),
+  ),
+  bypass: z
+    .object({ by: z.string(), reason: z.string(), at: z.string() })
+    .optional(),
+  ended: z
+    .object({ at: z.string(), by: z.string(), note: z.string().optional() })
+    .optional(),
+  appliedVersion: z.number().optional(),
 });
 
 /** One Secret of a list, read without its values: the key count, no key names. */
@@ -130,6 +211,10 @@ export const versionSummary = z.object({
     .boolean()
     .optional()
     .describe('True for the state the Secret held when it was deleted'),
+  approvedBy: z
+    .array(z.string())
+    .optional()
+    .describe('For a change applied by a change request: who approved it'),
   sourceType: z.string(),
   sourceResourceVersion: z.string(),
   keys: z.array(z.string()).nullable(),

@@ -38,6 +38,7 @@ function newRequest(
     reason: 'rotate the password',
     requestedBy: 'user:default/alice',
     requestedAt: '2026-12-06T07:00:00.000Z',
+    updatedAt: '2026-12-06T07:00:00.000Z',
     expiresAt: '2026-12-07T07:00:00.000Z',
     policy: {
       requiredApprovals: 1,
@@ -49,6 +50,7 @@ function newRequest(
     state: 'pending',
     decisions: [],
     proposalUid: randomUUID(),
+    requesterGroups: ['group:default/payments'],
     ...overrides,
   };
 }
@@ -117,6 +119,44 @@ function storeContract(open: () => Promise<Knex>) {
         at: NOW.toISOString(),
       },
     ]);
+  });
+
+  it('takes back the approval or bypass of an apply that failed, leaving the request waiting', async () => {
+    const request = newRequest();
+    await store.create(request);
+    const approved = await decideIn(store)(request.id, bob, 'approve');
+    expect(approved.state).toBe('approved');
+    const undone = await store.transition(
+      'test',
+      request.id,
+      () => ({ state: 'pending', undoDecisionBy: bob.ref }),
+      NOW,
+    );
+    expect([undone.state, undone.decisions]).toEqual(['pending', []]);
+    // The approver may approve again once the cause is mended.
+    expect((await decideIn(store)(request.id, bob, 'approve')).state).toBe(
+      'approved',
+    );
+
+    const bypassed = newRequest();
+    await store.create(bypassed);
+    await store.transition(
+      'test',
+      bypassed.id,
+      () => ({
+        state: 'approved',
+        bypass: { by: carol.ref, reason: 'outage', at: NOW.toISOString() },
+      }),
+      NOW,
+    );
+    const back = await store.transition(
+      'test',
+      bypassed.id,
+      () => ({ state: 'pending', undoBypass: true }),
+      NOW,
+    );
+    expect(back.state).toBe('pending');
+    expect(back.bypass).toBeUndefined();
   });
 
   it('writes nothing when the rule refuses, and refuses a second decision by the key too', async () => {

@@ -31,6 +31,7 @@ interface Row {
   bypass: string | null;
   ended: string | null;
   applied_version: number | null;
+  requester_groups: string;
 }
 
 interface DecisionRow {
@@ -41,9 +42,15 @@ interface DecisionRow {
   at: string;
 }
 
-/** A stored request with what only the backend needs: its proposal's UID. */
+/**
+ * A stored request with what only the backend needs: its proposal's UID, and the requester's
+ * group refs as their sign-in gave them, which the apply's proof acts with.
+ */
 export interface StoredChangeRequest extends ChangeRequest {
   proposalUid?: string;
+  requesterGroups: string[];
+  /** When it last changed; a request `approved` for long was left by a replica that stopped. */
+  updatedAt: string;
 }
 
 /**
@@ -57,6 +64,10 @@ export interface ChangeRequestUpdate {
   ended?: ChangeRequest['ended'];
   appliedVersion?: number;
   proposalUid?: string;
+  /** Takes back this person's decision: an apply that failed undoes the approval it followed. */
+  undoDecisionBy?: string;
+  /** Takes back the bypass: a bypass whose apply failed. */
+  undoBypass?: boolean;
 }
 
 /** A list's filter; every part narrows it. */
@@ -85,6 +96,8 @@ function toRequest(row: Row, decisions: DecisionRow[]): StoredChangeRequest {
     expiresAt: row.expires_at,
     policy: JSON.parse(row.policy) as ChangeRequestPolicy,
     state: row.state,
+    requesterGroups: JSON.parse(row.requester_groups) as string[],
+    updatedAt: row.updated_at,
     decisions: decisions
       .sort((a, b) => a.at.localeCompare(b.at))
       .map(d => ({
@@ -133,6 +146,7 @@ export class ChangeRequestStore {
         bypass: null,
         ended: null,
         applied_version: null,
+        requester_groups: JSON.stringify(request.requesterGroups),
       });
       await trx(APPROVERS).insert(
         request.policy.approvers.map(ref => ({ request_id: request.id, ref })),
@@ -207,6 +221,11 @@ export class ChangeRequestStore {
         throw new KryptonError('not_found', 'Change request not found.');
       const [current] = await this.load(trx, [row]);
       const update = decide(current);
+      if (update.undoDecisionBy !== undefined) {
+        await trx<DecisionRow>(DECISIONS)
+          .where({ request_id: id, decided_by: update.undoDecisionBy })
+          .delete();
+      }
       if (update.decision) {
         await trx<DecisionRow>(DECISIONS).insert({
           request_id: id,
@@ -219,6 +238,7 @@ export class ChangeRequestStore {
       const patch: Partial<Row> = { updated_at: now.toISOString() };
       if (update.state) patch.state = update.state;
       if (update.bypass) patch.bypass = JSON.stringify(update.bypass);
+      if (update.undoBypass) patch.bypass = null;
       if (update.ended) patch.ended = JSON.stringify(update.ended);
       if (update.appliedVersion !== undefined)
         patch.applied_version = update.appliedVersion;

@@ -32,7 +32,12 @@ export function historyRoutes(router: Router, history: HistoryService) {
   router.post(
     '/namespaces/:namespace/secrets/:name/restore',
     withQuery(NO_QUERY, async (req, res) => {
-      res.json(await history.restore(targetOf(req), req.params.name, req.body));
+      const out = await history.restore(
+        targetOf(req),
+        req.params.name,
+        req.body,
+      );
+      res.status('changeRequest' in out ? 202 : 200).json(out);
     }),
   );
 }

@@ -12,6 +12,7 @@ import { KryptonServices, admitSecretName } from '../services';
 import { serverTiming } from '../diagnostics/serverTiming';
 import { authGate } from './authGate';
 import { jsonBody } from './body';
+import { changeRequestRoutes } from './changeRequestRoutes';
 import { deletedSecretsRoutes } from './deletedSecretsRoutes';
 import { errorHandler } from './errorHandler';
 import { historyRoutes } from './historyRoutes';
@@ -44,6 +45,7 @@ export const KRYPTON_ROUTE_PREFIXES = [
   '/managed-namespaces',
   '/clusters',
   '/storage-rewrite',
+  '/change-requests',
 ] as const;
 
 /** Krypton's HTTP API: each route parses the request, calls a service and shapes the answer. */
@@ -105,6 +107,7 @@ export async function createRouter(
   ownerSyncRoutes(scoped, services.ownerSync);
   storageRoutes(scoped, services.storage);
   namespacesRoutes(scoped, services.namespaces);
+  changeRequestRoutes(scoped, services.changeRequests);
 
   router.use('/clusters/:cluster', scoped);
   router.use('/', scoped);

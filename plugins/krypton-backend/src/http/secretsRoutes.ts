@@ -1,4 +1,4 @@
-import { QuerySchema, parseDeleteBody } from '@krypton/core';
+import { QuerySchema, parseDeleteBody, splitChangeReason } from '@krypton/core';
 import { Router } from 'express';
 import { SecretsService } from '../services/secretsService';
 import { NO_QUERY, withQuery } from './query';
@@ -54,7 +54,12 @@ export function secretsRoutes(router: Router, secrets: SecretsService) {
   router.put(
     '/namespaces/:namespace/secrets/:name',
     withQuery(NO_QUERY, async (req, res) => {
-      res.json(await secrets.update(targetOf(req), req.params.name, req.body));
+      const out = await secrets.update(
+        targetOf(req),
+        req.params.name,
+        req.body,
+      );
+      res.status('changeRequest' in out ? 202 : 200).json(out);
     }),
   );
 
@@ -68,12 +73,17 @@ export function secretsRoutes(router: Router, secrets: SecretsService) {
   router.delete(
     '/namespaces/:namespace/secrets/:name',
     withQuery(DELETE_QUERY, async (req, res, query) => {
-      // The reason for deleting an owned Secret is free text: it comes in the body, not the URL.
+      // The reasons for deleting an owned Secret, and for asking approval of it, are free text:
+      // they come in the body, not the URL.
+      const { body, changeReason } = splitChangeReason(req.body);
       const out = await secrets.delete(targetOf(req), req.params.name, {
         ...query,
-        ...parseDeleteBody(req.body),
+        ...parseDeleteBody(body),
+        changeReason,
       });
-      res.status(out.status === 'deleted' ? 200 : 202).json(out);
+      res
+        .status('changeRequest' in out || out.status !== 'deleted' ? 202 : 200)
+        .json(out);
     }),
   );
 }

@@ -28,6 +28,19 @@ export const AUDIT_EVENTS = {
   restart: { eventId: 'secret-restart', severityLevel: 'high' },
   ownerSync: { eventId: 'secret-owner-sync', severityLevel: 'high' },
   storageRewrite: { eventId: 'storage-rewrite', severityLevel: 'high' },
+  changeRequest: { eventId: 'secret-change-request', severityLevel: 'high' },
+  changeApprove: { eventId: 'change-request-approve', severityLevel: 'high' },
+  changeReject: { eventId: 'change-request-reject', severityLevel: 'medium' },
+  changeWithdraw: {
+    eventId: 'change-request-withdraw',
+    severityLevel: 'medium',
+  },
+  changeBypass: { eventId: 'change-request-bypass', severityLevel: 'high' },
+  changeExpire: { eventId: 'change-request-expire', severityLevel: 'low' },
+  changeInterrupted: {
+    eventId: 'change-request-interrupted',
+    severityLevel: 'high',
+  },
   storageRewriteCancel: {
     eventId: 'storage-rewrite-cancel',
     severityLevel: 'high',

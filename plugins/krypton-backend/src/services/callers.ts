@@ -1,7 +1,9 @@
 import { LoggerService, UserInfoService } from '@backstage/backend-plugin-api';
 import {
   AccessPolicy,
+  ChangeParty,
   KryptonError,
+  Principal,
   NativeSecret,
   createEngines,
   isKryptonStorageName,
@@ -13,7 +15,7 @@ import { KryptonBackendConfig } from '../config';
 import { Cluster } from '../kubernetes/clusters';
 import { PolicyGate } from '../permissions/policyGate';
 import { secretResource } from '../permissions/resource';
-import { createCallerIdentifier } from './identifyCaller';
+import { createCallerIdentifier, gatewaysFor } from './identifyCaller';
 import {
   CallerInput,
   ClusterRequestContext,
@@ -21,7 +23,7 @@ import {
   SecretTarget,
 } from './requestContext';
 import { RequestPolicy, permissionsFor } from './requestPolicy';
-import { secretGates } from './secretGate';
+import { rulesOnlyGate, secretGates } from './secretGate';
 import { writeAnswerFor } from './writeAnswer';
 
 /**
@@ -33,6 +35,15 @@ export function admitSecretName(name: string): string {
   if (isKryptonStorageName(name))
     throw new KryptonError('not_found', messages.notFound);
   return name;
+}
+
+/**
+ * What the writes of an approved change request record: the requester as the actor
+ * (snapshot-by) and the approvers (approved-by), while the approver's identity and gates write.
+ */
+export interface ChangeRecord {
+  actor: string;
+  approvedBy: readonly string[];
 }
 
 interface ContextDeps {
@@ -58,27 +69,62 @@ export function createContextResolver(deps: ContextDeps) {
   };
   const identify = createCallerIdentifier(deps);
 
-  async function context(target: SecretTarget): Promise<SecretRequestContext> {
+  async function context(
+    target: SecretTarget,
+    record?: ChangeRecord,
+  ): Promise<SecretRequestContext> {
     const namespace = validateNamespace(target.namespace);
-    return (await inNamespaces(target))(namespace);
+    const caller = await identify(target);
+    const requestPolicy = new RequestPolicy(policy, caller.credentials);
+    return inNamespace(caller, requestPolicy, namespace, record);
+  }
+
+  /**
+   * A change request's requester's side when it is applied: engines with their identity (their
+   * user and the groups their sign-in gave when they asked) and the Secret's access rules as
+   * their gate. They are not signed in now, so no permission policy is asked (rulesOnlyGate).
+   */
+  function requesterParty(
+    cluster: Cluster,
+    requester: Principal,
+  ): ChangeParty & { actor: string } {
+    const actor = requester.userEntityRef;
+    const { live, versioned } = createEngines({
+      mode: config.identity,
+      gateways: gatewaysFor(deps, cluster, requester),
+      cluster: cluster.name,
+      settings: config,
+      actor,
+    });
+    return {
+      live,
+      versioned,
+      gate: rulesOnlyGate({ live, principal: requester, accessPolicy }),
+      actor,
+    };
   }
 
   /**
    * One request's contexts in any namespace of its cluster: the caller is identified once, and
    * each permission is asked of the policy once for all of them, as it is within one namespace.
    */
-  async function inNamespaces(
-    input: CallerInput,
-  ): Promise<(namespace: string) => SecretRequestContext> {
+  async function inNamespaces(input: CallerInput): Promise<{
+    caller: ClusterRequestContext;
+    inNamespace: (namespace: string) => SecretRequestContext;
+  }> {
     const caller = await identify(input);
     const requestPolicy = new RequestPolicy(policy, caller.credentials);
-    return namespace => inNamespace(caller, requestPolicy, namespace);
+    return {
+      caller,
+      inNamespace: namespace => inNamespace(caller, requestPolicy, namespace),
+    };
   }
 
   function inNamespace(
     caller: ClusterRequestContext,
     requestPolicy: RequestPolicy,
     unchecked: string,
+    record?: ChangeRecord,
   ): SecretRequestContext {
     const namespace = validateNamespace(unchecked);
     const { cluster, principal, actor, gateways } = caller;
@@ -87,7 +133,8 @@ export function createContextResolver(deps: ContextDeps) {
       gateways,
       cluster: cluster.name,
       settings: config,
-      actor,
+      actor: record?.actor ?? actor,
+      approvedBy: record?.approvedBy,
     });
     const { live } = engines;
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
@@ -143,5 +190,5 @@ export function createContextResolver(deps: ContextDeps) {
     };
   }
 
-  return { context, inNamespaces, identify };
+  return { context, inNamespaces, identify, requesterParty };
 }

@@ -6,11 +6,13 @@ import {
   UserInfoService,
 } from '@backstage/backend-plugin-api';
 import { KryptonBackendConfig } from '../config';
+import { ChangeRequestStore } from '../database/changeRequests';
 import { RestartResultStore } from '../database/restartResults';
 import { StorageRewriteRunStore } from '../database/storageRewriteRuns';
 import { StorageRewriteStore } from '../database/storageRewrites';
 import { Cluster } from '../kubernetes/clusters';
 import { SecretNotifier } from '../notifications';
+import { ChangeRequestNotifier } from '../notifications/changeRequests';
 import { PolicyGate, createPolicyGate } from '../permissions/policyGate';
 import { createAudited } from './audit';
 import { createContextResolver } from './callers';
@@ -22,6 +24,7 @@ export interface ServiceOptions {
   restartResults: RestartResultStore;
   storageRewrites: StorageRewriteStore;
   storageRewriteRuns: StorageRewriteRunStore;
+  changeRequests: ChangeRequestStore;
   logger: LoggerService;
   userInfo: UserInfoService;
   permissions: PermissionsService;
@@ -29,6 +32,8 @@ export interface ServiceOptions {
   auditor: AuditorService;
   /** Tells the owners of linking entities about a change, after it has happened. */
   notifier: SecretNotifier;
+  /** Tells a change request's requester and approvers that it was made or moved. */
+  changeNotifier: ChangeRequestNotifier;
 }
 
 /** What every service shares: the policy's gate, one caller resolver and one audit wrapper. */

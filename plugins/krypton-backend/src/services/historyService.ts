@@ -1,5 +1,9 @@
 import {
+  ChangeRequestAnswer,
+  LiveGate,
+  RestoreRequest,
   SecretWriteAnswer,
+  splitChangeReason,
   VersionDto,
   VersionSummary,
   parseRestoreRequest,
@@ -8,14 +12,18 @@ import {
 } from '@krypton/core';
 import { AUDIT_EVENTS } from './audit';
 import { admitSecretName } from './callers';
-import { SecretTarget } from './requestContext';
+import { ChangeRequestService } from './changeRequestService';
+import { SecretRequestContext, SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
 import { versionedWriteResult } from './versionedWrite';
 
 /** A Secret's history: the version list, one version with its values, and restore. */
 export class HistoryService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly changeRequests: ChangeRequestService,
+  ) {}
 
   async versions(
     target: SecretTarget,
@@ -47,26 +55,41 @@ export class HistoryService {
     }));
   }
 
+  /**
+   * A restore, the replaced state kept as a version first. On a Secret whose changes need
+   * approval, a change request instead (ChangeRequestService).
+   */
   async restore(
     target: SecretTarget,
     name: string,
     request: unknown,
-  ): Promise<SecretWriteAnswer> {
+  ): Promise<SecretWriteAnswer | ChangeRequestAnswer> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
-    const body = parseRestoreRequest(request);
+    const { body: raw, changeReason } = splitChangeReason(request);
+    const body = parseRestoreRequest(raw);
+    return this.changeRequests.writeOrRequest(
+      ctx,
+      name,
+      { operation: 'restore', request: body },
+      changeReason,
+      gate => this.write(ctx, name, body, gate),
+    );
+  }
+
+  private write(
+    ctx: SecretRequestContext,
+    name: string,
+    body: RestoreRequest,
+    gate: LiveGate,
+  ): Promise<SecretWriteAnswer> {
     const meta = {
       ...ctx.auditMeta(name),
       restoredVersion: String(body.version),
     };
     const answer = ctx.answerFor(permissionsFor(['restore']));
     return this.deps.audited(ctx, AUDIT_EVENTS.restore, meta, async () => {
-      const out = await ctx.versioned.restore(
-        ctx.namespace,
-        name,
-        body,
-        ctx.gate,
-      );
+      const out = await ctx.versioned.restore(ctx.namespace, name, body, gate);
       const written = await versionedWriteResult(answer, out);
       this.deps.notifier.notify({
         event: 'restore',

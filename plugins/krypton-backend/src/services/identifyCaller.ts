@@ -13,6 +13,31 @@ import { HttpKubeGateway } from '../kubernetes/kubeGateway';
 import { CallerInput, ClusterRequestContext } from './requestContext';
 
 /**
+ * The gateways of one person on a cluster: theirs (impersonated, or Krypton's own in
+ * serviceAccount mode) and Krypton's. Headers that a client sent never reach Kubernetes: the
+ * impersonation comes only from the Backstage identity.
+ */
+export function gatewaysFor(
+  deps: { config: KryptonBackendConfig; logger: LoggerService },
+  cluster: Cluster,
+  principal: Principal,
+): RequestGateways {
+  const { config, logger } = deps;
+  const krypton = new HttpKubeGateway(cluster.transport, logger);
+  return {
+    krypton,
+    user:
+      config.identity === 'serviceAccount'
+        ? krypton
+        : new HttpKubeGateway(
+            cluster.transport,
+            logger,
+            impersonationFor(principal, config),
+          ),
+  };
+}
+
+/**
  * Who asks, on which cluster, and the gateways of both identities: the user's (impersonated, or
  * Krypton's own in serviceAccount mode) and Krypton's.
  */
@@ -22,7 +47,7 @@ export function createCallerIdentifier(deps: {
   userInfo: UserInfoService;
   logger: LoggerService;
 }) {
-  const { config, clusters, userInfo, logger } = deps;
+  const { clusters, userInfo } = deps;
   const clusterByName = new Map(clusters.map(c => [c.name, c]));
   return async function identify(
     input: CallerInput,
@@ -35,20 +60,7 @@ export function createCallerIdentifier(deps: {
       userEntityRef: info.userEntityRef,
       ownershipEntityRefs: info.ownershipEntityRefs,
     };
-    // Headers that the client sent never reach Kubernetes: the impersonation comes only from the
-    // Backstage identity.
-    const krypton = new HttpKubeGateway(cluster.transport, logger);
-    const gateways: RequestGateways = {
-      krypton,
-      user:
-        config.identity === 'serviceAccount'
-          ? krypton
-          : new HttpKubeGateway(
-              cluster.transport,
-              logger,
-              impersonationFor(principal, config),
-            ),
-    };
+    const gateways = gatewaysFor(deps, cluster, principal);
     const actor =
       tryNormalizeEntityRef(principal.userEntityRef) ?? principal.userEntityRef;
     return { request, cluster, credentials, principal, actor, gateways };

@@ -1,3 +1,4 @@
+import { ChangeRequestService } from './changeRequestService';
 import { DeletedSecretsService } from './deletedSecretsService';
 import { HistoryService } from './historyService';
 import { NamespacesService } from './namespacesService';
@@ -24,16 +25,19 @@ export interface KryptonServices {
   ownerSync: OwnerSyncService;
   storage: StorageService;
   namespaces: NamespacesService;
+  changeRequests: ChangeRequestService;
 }
 
 export function createKryptonServices(
   options: ServiceOptions,
 ): KryptonServices {
   const deps = serviceDeps(options);
-  const secrets = new SecretsService(deps);
+  const changeRequests = new ChangeRequestService(deps);
+  const secrets = new SecretsService(deps, changeRequests);
   return {
     secrets,
-    history: new HistoryService(deps),
+    history: new HistoryService(deps, changeRequests),
+    changeRequests,
     deleted: new DeletedSecretsService(deps),
     restart: new RestartService(deps),
     ownerSync: new OwnerSyncService(deps),

@@ -56,7 +56,7 @@ export class NamespacesService {
    */
   async managed(input: CallerInput): Promise<ManagedNamespacesDto> {
     const names = await this.list(input);
-    const inNamespace = await this.deps.callers.inNamespaces(input);
+    const { inNamespace } = await this.deps.callers.inNamespaces(input);
     const looked = names.slice(0, MANAGED_NAMESPACES_MAX);
     const found = await inPool(
       looked,

@@ -16,6 +16,50 @@ import { KryptonSecretResource } from '../permissions/resource';
 import { RequestPolicy, permissionsFor } from './requestPolicy';
 
 /**
+ * The gate of a person who is not signed in now, a change request's requester when it is
+ * applied: the Secret's access rules with their principal as it was when they asked. No
+ * permission policy can be asked for them (it answers signed-in users only), so the policy's
+ * answer is the one that their request passed.
+ */
+export function rulesOnlyGate(deps: RulesDeps): LiveGate {
+  return {
+    permit: async () => () => undefined,
+    admit: rulesAdmit(deps),
+  };
+}
+
+interface RulesDeps {
+  live: LiveSecrets;
+  principal: Principal;
+  accessPolicy: AccessPolicy;
+}
+
+/** Whether the Secret's access rules deny this principal an action. */
+function rulesDeny(
+  { live, principal, accessPolicy }: RulesDeps,
+  secret: NativeSecret,
+  action: SecretAction,
+): boolean {
+  return (
+    evaluateAccess(
+      live.accessRules(secret),
+      principal,
+      action,
+      accessPolicy,
+    ) === 'deny'
+  );
+}
+
+/** Refuses (403) actions that the Secret's access rules deny. */
+function rulesAdmit(deps: RulesDeps): LiveGate['admit'] {
+  return (secret, actions) => {
+    if (actions.some(action => rulesDeny(deps, secret, action))) {
+      throw new KryptonError('forbidden', messages.forbiddenAcl);
+    }
+  };
+}
+
+/**
  * The gates of one request on a live Secret: the permission policy (with its conditions judged
  * on the Secret) and the Secret's own access rules, and what the two allow together.
  */
@@ -26,14 +70,9 @@ export function secretGates(deps: {
   policy: RequestPolicy;
   resourceOf: (secret: NativeSecret) => KryptonSecretResource;
 }) {
-  const { live, principal, accessPolicy, policy, resourceOf } = deps;
+  const { policy, resourceOf } = deps;
   const aclDenies = (secret: NativeSecret, action: SecretAction) =>
-    evaluateAccess(
-      live.accessRules(secret),
-      principal,
-      action,
-      accessPolicy,
-    ) === 'deny';
+    rulesDeny(deps, secret, action);
   const requirePolicy = (allows: ResourceDecision, secret: NativeSecret) => {
     if (!allows(resourceOf(secret))) throw refusedByPolicy();
   };
@@ -42,11 +81,7 @@ export function secretGates(deps: {
       const allows = await policy.on(permissionsFor(actions));
       return secret => requirePolicy(allows, secret);
     },
-    admit: (secret, actions) => {
-      if (actions.some(action => aclDenies(secret, action))) {
-        throw new KryptonError('forbidden', messages.forbiddenAcl);
-      }
-    },
+    admit: rulesAdmit(deps),
   };
   return {
     gate,

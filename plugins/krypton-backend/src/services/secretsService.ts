@@ -3,6 +3,8 @@ import {
   kryptonSecretReadPermission,
 } from '@krypton/plugin-krypton-common';
 import {
+  ChangeRequestAnswer,
+  DeleteRequest,
   DeleteResult,
   KryptonError,
   SecretDto,
@@ -15,6 +17,8 @@ import {
   parseAdoptRequest,
   parseCreateRequest,
   parseUpdateRequest,
+  splitChangeReason,
+  UpdateSecretRequest,
   validateLabelSelector,
   LiveGate,
   NativeSecret,
@@ -23,6 +27,7 @@ import {
 import { AUDIT_EVENTS, ownedEditMeta } from './audit';
 import { KryptonSecretResource } from '../permissions/resource';
 import { admitSecretName } from './callers';
+import { ChangeRequestService } from './changeRequestService';
 import { SecretRequestContext, SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
@@ -54,11 +59,16 @@ export interface DeleteOptions {
   keepHistory?: boolean;
   /** The reason for deleting a Secret that another tool owns (OwnedEditRule). */
   ownedEditReason?: string;
+  /** Why the change is asked for, where it needs approval (parseChangeText). */
+  changeReason?: string;
 }
 
 /** The live Secrets: list, create, read, update, adopt and delete, each gated and audited. */
 export class SecretsService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly changeRequests: ChangeRequestService,
+  ) {}
 
   async list(
     target: SecretTarget,
@@ -190,6 +200,8 @@ export class SecretsService {
     );
     const policy = await ctx.policyAnswers(ctx.resourceOf(live));
     const summary: SecretSummary = { ...ctx.live.toSummary(live), policy };
+    const approval = this.changeRequests.approvalOf(ctx, live);
+    if (approval) summary.approval = approval;
     // Sizes come from the object this read already holds: no value read, so none is audited.
     if (options.keySizes && ctx.mayReveal(live, policy.reveal)) {
       summary.keySizes = keySizes(live);
@@ -197,27 +209,41 @@ export class SecretsService {
     return summary;
   }
 
-  /** An update: the previous state goes into history first (VersionedSecrets). */
+  /**
+   * An update: the previous state goes into history first (VersionedSecrets). On a Secret whose
+   * changes need approval, a change request instead (ChangeRequestService).
+   */
   async update(
     target: SecretTarget,
     name: string,
     request: unknown,
-  ): Promise<SecretWriteAnswer> {
+  ): Promise<SecretWriteAnswer | ChangeRequestAnswer> {
     admitSecretName(name);
     const ctx = await this.deps.callers.context(target);
-    const body = parseUpdateRequest(request);
+    const { body: raw, changeReason } = splitChangeReason(request);
+    const body = parseUpdateRequest(raw);
+    return this.changeRequests.writeOrRequest(
+      ctx,
+      name,
+      { operation: 'update', request: body },
+      changeReason,
+      gate => this.write(ctx, name, body, gate),
+    );
+  }
+
+  private write(
+    ctx: SecretRequestContext,
+    name: string,
+    body: UpdateSecretRequest,
+    gate: LiveGate,
+  ): Promise<SecretWriteAnswer> {
     const answer = ctx.answerFor(permissionsFor(['update']));
     return this.deps.audited(
       ctx,
       AUDIT_EVENTS.update,
       ctx.auditMeta(name),
       async () => {
-        const out = await ctx.versioned.update(
-          ctx.namespace,
-          name,
-          body,
-          ctx.gate,
-        );
+        const out = await ctx.versioned.update(ctx.namespace, name, body, gate);
         const written = await versionedWriteResult(answer, out);
         this.deps.notifier.notify({
           event: 'update',
@@ -265,11 +291,15 @@ export class SecretsService {
     return ctx.live.toSummary(adopted);
   }
 
+  /**
+   * A delete, history kept or cleaned. On a Secret whose changes need approval, a change request
+   * instead (ChangeRequestService).
+   */
   async delete(
     target: SecretTarget,
     name: string,
     options: DeleteOptions,
-  ): Promise<DeleteResult> {
+  ): Promise<DeleteResult | ChangeRequestAnswer> {
     admitSecretName(name);
     if (options.resourceVersion === undefined) {
       throw new KryptonError(
@@ -278,11 +308,26 @@ export class SecretsService {
       );
     }
     const ctx = await this.deps.callers.context(target);
-    const request = {
+    const request: DeleteRequest = {
       resourceVersion: options.resourceVersion,
       keepHistory: options.keepHistory ?? false,
       ownedEditReason: options.ownedEditReason,
     };
+    return this.changeRequests.writeOrRequest(
+      ctx,
+      name,
+      { operation: 'delete', request },
+      options.changeReason ?? '',
+      gate => this.remove(ctx, name, request, gate),
+    );
+  }
+
+  private remove(
+    ctx: SecretRequestContext,
+    name: string,
+    request: DeleteRequest,
+    liveGate: LiveGate,
+  ): Promise<DeleteResult> {
     const meta = {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
@@ -291,9 +336,9 @@ export class SecretsService {
     // it is gone nothing else can say, and another read would cost a request.
     let deleted: NativeSecret | undefined;
     const gate: LiveGate = {
-      permit: ctx.gate.permit,
+      permit: liveGate.permit,
       admit: (live, actions) => {
-        ctx.gate.admit(live, actions);
+        liveGate.admit(live, actions);
         deleted = live;
       },
     };

@@ -7,7 +7,7 @@ import {
 } from '@krypton/core';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { KryptonClient } from './KryptonClient';
+import { ChangeRequestedError, KryptonClient } from './KryptonClient';
 
 const server = setupServer();
 
@@ -369,6 +369,44 @@ describe('KryptonClient', () => {
       expect(created).toEqual(full);
       expect(hasValues(created)).toBe(true);
       expect(seen).toEqual(['PUT', 'restore', 'POST']);
+    });
+
+    it('raises the change request that a write became where approval is needed, for every write', async () => {
+      const changeRequest = {
+        id: '0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f',
+        state: 'pending',
+        policy: { requiredApprovals: 2 },
+      };
+      server.use(
+        http.put(`${baseUrl}/namespaces/ns/secrets/db`, () =>
+          HttpResponse.json({ changeRequest }, { status: 202 }),
+        ),
+        http.post(`${baseUrl}/namespaces/ns/secrets/db/restore`, () =>
+          HttpResponse.json({ changeRequest }, { status: 202 }),
+        ),
+        http.delete(`${baseUrl}/namespaces/ns/secrets/db`, () =>
+          HttpResponse.json({ changeRequest }, { status: 202 }),
+        ),
+      );
+      const location = { namespace: 'ns', name: 'db' };
+      const refusals = await Promise.all([
+        client
+          .updateSecret(location, { resourceVersion: '5', description: 'd' })
+          .catch((e: unknown) => e),
+        client
+          .restoreVersion(location, { version: 2, resourceVersion: '5' })
+          .catch((e: unknown) => e),
+        client
+          .deleteSecret(location, { resourceVersion: '5' })
+          .catch((e: unknown) => e),
+      ]);
+      for (const error of refusals) {
+        expect(error).toBeInstanceOf(ChangeRequestedError);
+        expect(error).toMatchObject({
+          changeRequest,
+          message: `Changes to this Secret need approval: nothing was written, and your change now waits for 2 approval(s) as change request ${changeRequest.id}.`,
+        });
+      }
     });
 
     it('lists the deleted Secrets of the default or a named cluster, encoding each segment', async () => {

@@ -1,5 +1,7 @@
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
+  ChangeRequest,
+  ChangeRequestAnswer,
   AdoptSecretRequest,
   ConsumerVersionsResult,
   ConsumersResult,
@@ -62,6 +64,25 @@ function isRestartResult(body: unknown): body is RestartResult {
   );
 }
 
+function isChangeRequestAnswer(body: unknown): body is ChangeRequestAnswer {
+  const request = (body as Partial<ChangeRequestAnswer> | null)?.changeRequest;
+  return typeof request?.id === 'string' && typeof request.state === 'string';
+}
+
+/**
+ * A write that the backend turned into a change request: nothing was written.
+ *
+ * @public
+ */
+export class ChangeRequestedError extends Error {
+  constructor(readonly changeRequest: ChangeRequest) {
+    super(
+      `Changes to this Secret need approval: nothing was written, and your change now waits for ${changeRequest.policy.requiredApprovals} approval(s) as change request ${changeRequest.id}.`,
+    );
+    this.name = 'ChangeRequestedError';
+  }
+}
+
 /**
  * KryptonApi over the backend plugin's HTTP routes, with the signed-in user's credentials.
  *
@@ -94,6 +115,23 @@ export class KryptonClient implements KryptonApi {
     const res = await this.send(path, init);
     if (!res.ok) throw await responseError(res);
     return (await res.json()) as T;
+  }
+
+  /**
+   * An update, restore or delete. Where changes to the Secret need approval the backend writes
+   * nothing and answers 202 with the change request it made instead; the portal's dialogs then
+   * say so as their error, since nothing they asked for was written.
+   */
+  private async written<T>(
+    path: string,
+    init: { method: string; body?: unknown },
+  ): Promise<T> {
+    const res = await this.send(path, init);
+    if (!res.ok) throw await responseError(res);
+    const body = (await res.json()) as T | ChangeRequestAnswer;
+    if (res.status === 202 && isChangeRequestAnswer(body))
+      throw new ChangeRequestedError(body.changeRequest);
+    return body as T;
   }
 
   getHealth(): Promise<KryptonHealth> {
@@ -167,7 +205,7 @@ export class KryptonClient implements KryptonApi {
     location: SecretLocation,
     request: UpdateSecretRequest,
   ): Promise<SecretWriteAnswer> {
-    return this.json(secretPath(location), { method: 'PUT', body: request });
+    return this.written(secretPath(location), { method: 'PUT', body: request });
   }
 
   adoptSecret(
@@ -190,7 +228,7 @@ export class KryptonClient implements KryptonApi {
     if (request.keepHistory !== undefined)
       query.set('keepHistory', String(request.keepHistory));
     // The reason is the user's free text: in the body, never in a URL that logs keep.
-    return this.json(`${secretPath(location)}?${query}`, {
+    return this.written(`${secretPath(location)}?${query}`, {
       method: 'DELETE',
       ...(request.ownedEditReason === undefined
         ? {}
@@ -210,7 +248,7 @@ export class KryptonClient implements KryptonApi {
     location: SecretLocation,
     request: RestoreRequest,
   ): Promise<SecretWriteAnswer> {
-    return this.json(`${secretPath(location)}/restore`, {
+    return this.written(`${secretPath(location)}/restore`, {
       method: 'POST',
       body: request,
     });

@@ -1,4 +1,5 @@
-import { messages } from '@krypton/core';
+import { ChangeRequest, messages } from '@krypton/core';
+import { ChangeRequestedError } from './KryptonClient';
 import { responseError } from './responseError';
 import { failureOf } from './failure';
 
@@ -26,6 +27,18 @@ describe('failureOf', () => {
     expect(failureOf(new TypeError('Failed to fetch'))).toEqual({
       kind: 'network',
       message: 'Failed to fetch',
+    });
+  });
+
+  it('reads a write that became a change request as a certain refusal with its message', () => {
+    const error = new ChangeRequestedError({
+      id: '0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f',
+      policy: { requiredApprovals: 1 },
+    } as ChangeRequest);
+    expect(failureOf(error)).toEqual({
+      kind: 'other',
+      status: 202,
+      message: error.message,
     });
   });
 });

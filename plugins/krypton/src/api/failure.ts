@@ -1,5 +1,6 @@
 import { ResponseError, isError } from '@backstage/errors';
 import { FailureKind, classifyFailure } from '@krypton/core';
+import { ChangeRequestedError } from './KryptonClient';
 
 /** A failed call to Krypton, as the components decide on it. */
 export interface Failure {
@@ -13,6 +14,10 @@ export interface Failure {
 
 /** Classifies what a KryptonClient call threw; the one place the frontend reads a status. */
 export function failureOf(e: unknown): Failure {
+  // Nothing was written, and that is certain: the dialogs show the request's message as they
+  // show a refusal, never as an outcome they cannot know.
+  if (e instanceof ChangeRequestedError)
+    return { kind: 'other', status: 202, message: e.message };
   if (e instanceof ResponseError) {
     return {
       kind: classifyFailure(e.statusCode, e.message),

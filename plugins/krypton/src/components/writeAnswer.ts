@@ -7,13 +7,13 @@ import {
 } from '@krypton/core';
 
 /**
- * Every field of SecretSummary but the policy's answers and the sizes, which only the summary
- * route gives (see useSecretSummary). Keyed by the interface, so the compiler flags a field added
+ * Every field of SecretSummary but the policy's answers, the sizes and the approval policy, which
+ * only the summary route gives (see useSecretSummary). Keyed by the interface, so the compiler flags a field added
  * to or removed from it: summaryOf copies by this list rather than by omitting known value
  * fields, so a value field that some answer carries can never slip through.
  */
 const SUMMARY_FIELDS: Record<
-  Exclude<keyof SecretSummary, 'policy' | 'keySizes'>,
+  Exclude<keyof SecretSummary, 'policy' | 'keySizes' | 'approval'>,
   true
 > = {
   cluster: true,

@@ -101,6 +101,7 @@ describe("Krypton's actions", () => {
       'krypton:diff-secret-versions': readOnly,
       'krypton:list-secret-consumers': readOnly,
       'krypton:get-last-restart': readOnly,
+      'krypton:list-change-requests': readOnly,
       'krypton:restore-secret-version': destructive,
       'krypton:restart-secret-consumers': destructive,
     });

@@ -1,0 +1,751 @@
+import {
+  ApprovalPolicy,
+  CHANGE_REQUEST_MESSAGES,
+  ChangeActor,
+  ChangeApplyOutcome,
+  ChangeRequest,
+  ChangeRequestAnswer,
+  ChangeRequestEngine,
+  ChangeRequestState,
+  KryptonError,
+  LiveGate,
+  NativeSecret,
+  RequestedChange,
+  SecretProposals,
+  admitBypass,
+  SecretApproval,
+  admitWithdrawal,
+  decide,
+  describeApproval,
+  freezePolicy,
+  inPool,
+  isChangeApprover,
+  isChangeRequestId,
+  isExpired,
+  kindOfRef,
+  parseChangeTextBody,
+  secretApprovalPolicy,
+  tryNormalizeEntityRef,
+} from '@krypton/core';
+import { randomUUID } from 'node:crypto';
+import {
+  ChangeRequestUpdate,
+  StoredChangeRequest,
+} from '../database/changeRequests';
+import { HttpKubeGateway } from '../kubernetes/kubeGateway';
+import { Cluster } from '../kubernetes/clusters';
+import { AUDIT_EVENTS, AuditEvent } from './audit';
+import { admitSecretName } from './callers';
+import { ServiceDeps } from './deps';
+import {
+  CallerInput,
+  ClusterRequestContext,
+  SecretRequestContext,
+  SecretTarget,
+} from './requestContext';
+
+/** A write's gate found that changes to the Secret need approval: nothing was written. */
+class ApprovalRequired extends KryptonError {
+  constructor(readonly policy: ApprovalPolicy) {
+    super('conflict', CHANGE_REQUEST_MESSAGES.approvalRequired);
+  }
+}
+
+/** How many requests one list answers, newest first. */
+const LIST_LIMIT = 100;
+/** How many Secrets the waiting list reads at once, to gate its requests. */
+const READ_CONCURRENCY = 8;
+/** How many expired or interrupted requests one sweep ends. */
+const SWEEP_LIMIT = 100;
+/** How long a request may stay `approved` (being applied) before a sweep calls it interrupted. */
+const APPLY_STUCK_MS = 15 * 60_000;
+/** Who ends a request that nobody ended: expiry, a stale base, an interrupted apply. */
+const KRYPTON = 'krypton';
+
+const notFound = () =>
+  new KryptonError('not_found', CHANGE_REQUEST_MESSAGES.notFound);
+
+/** A request as the routes answer it: without the proposal's UID or the requester's groups. */
+export function publicRequest(stored: StoredChangeRequest): ChangeRequest {
+  const {
+    proposalUid: _uid,
+    requesterGroups: _groups,
+    updatedAt: _updated,
+    ...request
+  } = stored;
+  return request;
+}
+
+function admitRequestId(id: string): string {
+  if (!isChangeRequestId(id)) throw notFound();
+  return id;
+}
+
+/**
+ * Refuses (403) a decision that a plugin or service makes on a user's behalf (an agent's tool, a
+ * scaffolder step): only the person, signed in themselves, approves, rejects or bypasses.
+ */
+function admitInPerson(ctx: SecretRequestContext) {
+  if (ctx.credentials.principal.actor !== undefined)
+    throw new KryptonError('forbidden', CHANGE_REQUEST_MESSAGES.inPerson);
+}
+
+/** The user as a change request judges them: their ref and every ref they own through. */
+function actorOf(
+  ctx: Pick<ClusterRequestContext, 'principal' | 'actor'>,
+): ChangeActor {
+  const ownership = new Set<string>();
+  for (const ref of ctx.principal.ownershipEntityRefs) {
+    const normal = tryNormalizeEntityRef(ref);
+    if (normal) ownership.add(normal);
+  }
+  return { ref: ctx.actor, ownership: [...ownership] };
+}
+
+/** Which final state an apply's outcome leaves, and the note that says why when nothing was written. */
+function endOf(
+  outcome: ChangeApplyOutcome,
+  done: 'applied' | 'bypassed',
+): { state: ChangeRequestState; note?: string } {
+  switch (outcome.outcome) {
+    case 'applied':
+      return { state: done };
+    case 'stale':
+      return { state: 'stale', note: CHANGE_REQUEST_MESSAGES.stale };
+    case 'proposalGone':
+      return { state: 'stale', note: CHANGE_REQUEST_MESSAGES.proposalGone };
+    default:
+      return {
+        state: 'rejected',
+        note: CHANGE_REQUEST_MESSAGES.requesterLostRight,
+      };
+  }
+}
+
+/** The version the applied write saved the replaced state as, when it saved one. */
+function appliedVersionOf(outcome: ChangeApplyOutcome): number | undefined {
+  if (outcome.outcome !== 'applied') return undefined;
+  const write = outcome.write;
+  return 'archive' in write ? write.archive?.archivedVersion : undefined;
+}
+
+/**
+ * Four eyes: on a Secret whose changes need approval, an update, restore or delete becomes a
+ * change request; its approvers approve or reject it, a soft policy's bypass groups may apply it
+ * without them, and the requester may withdraw it. Every decision is gated on the live Secret as
+ * the person who decides, and the request's state changes under its row's lock (the store), so
+ * that two replicas never both apply one request.
+ */
+export class ChangeRequestService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private get store() {
+    return this.deps.changeRequests;
+  }
+
+  /** Krypton's own engine for proposals, on a cluster. */
+  private engineOn(cluster: Cluster): ChangeRequestEngine {
+    return new ChangeRequestEngine(
+      new SecretProposals({
+        gateway: new HttpKubeGateway(cluster.transport, this.deps.logger),
+        annotationPrefix: this.deps.config.annotationPrefix,
+      }),
+    );
+  }
+
+  private policyOf(ctx: SecretRequestContext, live: NativeSecret) {
+    return secretApprovalPolicy(
+      live,
+      ctx.cluster.name,
+      this.deps.config.approvalRules,
+      this.deps.config.annotationPrefix,
+    );
+  }
+
+  /** What a Secret's summary says of its approval policy; undefined when it has none. */
+  approvalOf(
+    ctx: SecretRequestContext,
+    live: NativeSecret,
+  ): SecretApproval | undefined {
+    const policy = this.policyOf(ctx, live);
+    return policy
+      ? describeApproval(policy, ctx.live.accessRules(live).owners)
+      : undefined;
+  }
+
+  /**
+   * Runs a write, unless changes to the Secret need approval: then the change is requested
+   * instead. The write's own gate decides, on the live Secret that the write reads, so that what
+   * is judged is what would be written, at no extra request; its audit event records the write
+   * as refused, and the request has its own.
+   */
+  async writeOrRequest<T>(
+    ctx: SecretRequestContext,
+    name: string,
+    requested: RequestedChange,
+    changeReason: string,
+    write: (gate: LiveGate) => Promise<T>,
+  ): Promise<T | ChangeRequestAnswer> {
+    try {
+      return await write({
+        permit: ctx.gate.permit,
+        admit: (secret, actions) => {
+          ctx.gate.admit(secret, actions);
+          const policy = this.policyOf(ctx, secret);
+          if (policy) throw new ApprovalRequired(policy);
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof ApprovalRequired)) throw err;
+      return this.request(ctx, name, requested, changeReason, err.policy);
+    }
+  }
+
+  /**
+   * Proposes the change as the requester (every check of the write and a dry run with their
+   * identity) and records the request under the policy of the Secret that the checks read.
+   */
+  private async request(
+    ctx: SecretRequestContext,
+    name: string,
+    requested: RequestedChange,
+    reason: string,
+    covered: ApprovalPolicy,
+  ): Promise<ChangeRequestAnswer> {
+    const id = randomUUID();
+    const meta = {
+      ...ctx.auditMeta(name),
+      changeRequest: id,
+      operation: requested.operation,
+    };
+    return this.deps.audited(
+      ctx,
+      AUDIT_EVENTS.changeRequest,
+      meta,
+      async () => {
+        const engine = this.engineOn(ctx.cluster);
+        const proposed = await engine.propose(
+          ctx.namespace,
+          name,
+          id,
+          requested,
+          {
+            live: ctx.live,
+            versioned: ctx.versioned,
+            gate: ctx.gate,
+            actor: ctx.actor,
+          },
+        );
+        const now = new Date();
+        let stored: StoredChangeRequest;
+        try {
+          // The policy of the Secret as the proposal's checks read it. One that no longer asks
+          // for approval (its labels changed since the write's read) still gets the request:
+          // asking is never less safe than writing.
+          const policy = this.policyOf(ctx, proposed.live) ?? covered;
+          const frozen = freezePolicy(
+            policy,
+            ctx.live.accessRules(proposed.live).owners,
+          );
+          stored = {
+            id,
+            cluster: ctx.cluster.name,
+            namespace: ctx.namespace,
+            name,
+            uid: proposed.live.metadata.uid ?? '',
+            baseRevision: proposed.live.metadata.resourceVersion ?? '',
+            change: proposed.change,
+            reason,
+            requestedBy: ctx.actor,
+            requestedAt: now.toISOString(),
+            updatedAt: now.toISOString(),
+            expiresAt: new Date(
+              now.getTime() + policy.expiresAfterHours * 3_600_000,
+            ).toISOString(),
+            policy: frozen,
+            state: 'pending',
+            decisions: [],
+            requesterGroups: actorOf(ctx).ownership.filter(
+              ref => kindOfRef(ref) === 'group',
+            ),
+            ...(proposed.proposal
+              ? { proposalUid: proposed.proposal.uid }
+              : {}),
+          };
+          await this.store.create(stored);
+        } catch (err) {
+          if (proposed.proposal)
+            await engine
+              .discard({ namespace: ctx.namespace, id })
+              .catch(() => false);
+          throw err;
+        }
+        const changeRequest = publicRequest(stored);
+        this.deps.changeNotifier.requestChanged(changeRequest, ctx.actor);
+        return {
+          result: { changeRequest },
+          meta: {
+            state: stored.state,
+            requiredApprovals: stored.policy.requiredApprovals,
+          },
+        };
+      },
+    );
+  }
+
+  /**
+   * The Secret's change requests, newest first: for a caller who may read the Secret now.
+   */
+  async list(target: SecretTarget, name: string): Promise<ChangeRequest[]> {
+    admitSecretName(name);
+    const ctx = await this.deps.callers.context(target);
+    await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate, {
+      metadataOnly: true,
+    });
+    const items = await this.store.list(ctx.cluster.name, {
+      namespace: ctx.namespace,
+      name,
+      limit: LIST_LIMIT,
+    });
+    return items.map(publicRequest);
+  }
+
+  /**
+   * The requests that wait for the caller's decision: pending, the caller one of their approvers
+   * (and not their requester, unless the policy counts that), on Secrets the caller may read now.
+   */
+  async waiting(input: CallerInput): Promise<ChangeRequest[]> {
+    const { caller, inNamespace } = await this.deps.callers.inNamespaces(input);
+    const actor = actorOf(caller);
+    const candidates = await this.store.list(caller.cluster.name, {
+      states: ['pending'],
+      approvers: [actor.ref, ...actor.ownership],
+      limit: LIST_LIMIT,
+    });
+    const now = new Date();
+    const waits = (request: StoredChangeRequest) =>
+      !isExpired(request, now) &&
+      !request.decisions.some(d => d.by === actor.ref) &&
+      (request.requestedBy !== actor.ref || request.policy.allowSelfApproval) &&
+      isChangeApprover(request, actor);
+    const readable = await inPool(
+      candidates,
+      READ_CONCURRENCY,
+      async request => {
+        if (!waits(request)) return false;
+        const ctx = inNamespace(request.namespace);
+        try {
+          await ctx.live.loadGated(
+            request.namespace,
+            request.name,
+            ['read'],
+            ctx.gate,
+            { metadataOnly: true },
+          );
+          return true;
+        } catch (err) {
+          // A Secret the caller may no longer read, or that is gone, hides its requests; any other
+          // failure (Kubernetes unavailable) is the list's own.
+          if (
+            err instanceof KryptonError &&
+            (err.code === 'forbidden' || err.code === 'not_found')
+          )
+            return false;
+          throw err;
+        }
+      },
+    );
+    return candidates.filter((_r, i) => readable[i]).map(publicRequest);
+  }
+
+  /**
+   * One request of a Secret, for a caller who may read the Secret now; once the Secret is gone
+   * (a delete that was applied), for its requester and approvers only.
+   */
+  async get(
+    target: SecretTarget,
+    name: string,
+    id: string,
+  ): Promise<ChangeRequest> {
+    admitSecretName(name);
+    admitRequestId(id);
+    const ctx = await this.deps.callers.context(target);
+    return publicRequest(await this.load(ctx, name, id, true));
+  }
+
+  /**
+   * The stored request, after the caller's gate on the live Secret. `gone` lets the requester and
+   * approvers see a request whose Secret no longer exists.
+   */
+  private async load(
+    ctx: SecretRequestContext,
+    name: string,
+    id: string,
+    gone = false,
+  ): Promise<StoredChangeRequest> {
+    const found = await this.store.get(ctx.cluster.name, id);
+    // A request is answered only under its own Secret's path.
+    const request =
+      found && found.namespace === ctx.namespace && found.name === name
+        ? found
+        : undefined;
+    try {
+      await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate, {
+        metadataOnly: true,
+      });
+    } catch (err) {
+      const party =
+        request &&
+        (request.requestedBy === ctx.actor ||
+          isChangeApprover(request, actorOf(ctx)));
+      if (
+        !gone ||
+        !party ||
+        !(err instanceof KryptonError && err.code === 'not_found')
+      )
+        throw err;
+    }
+    if (!request) throw notFound();
+    return request;
+  }
+
+  async approve(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    body: unknown,
+  ): Promise<ChangeRequest> {
+    return this.decision(target, name, id, 'approve', body);
+  }
+
+  async reject(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    body: unknown,
+  ): Promise<ChangeRequest> {
+    return this.decision(target, name, id, 'reject', body);
+  }
+
+  private async decision(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    decision: 'approve' | 'reject',
+    body: unknown,
+  ): Promise<ChangeRequest> {
+    admitSecretName(name);
+    admitRequestId(id);
+    const comment = parseChangeTextBody(body, 'comment', decision === 'reject');
+    const ctx = await this.deps.callers.context(target);
+    const event =
+      decision === 'approve'
+        ? AUDIT_EVENTS.changeApprove
+        : AUDIT_EVENTS.changeReject;
+    return this.act(ctx, name, id, event, async () => {
+      admitInPerson(ctx);
+      await this.load(ctx, name, id);
+      const actor = actorOf(ctx);
+      const now = new Date();
+      const after = await this.store.transition(
+        ctx.cluster.name,
+        id,
+        current => {
+          const state = decide(current, actor, decision, now);
+          const at = now.toISOString();
+          return {
+            state,
+            decision: { by: actor.ref, decision, comment, at },
+            ...(state === 'rejected' ? { ended: { at, by: actor.ref } } : {}),
+          };
+        },
+        now,
+      );
+      if (after.state === 'approved')
+        return this.apply(target, after, 'applied', actor.ref);
+      if (after.state === 'rejected') await this.discard(ctx.cluster, after);
+      this.deps.changeNotifier.requestChanged(publicRequest(after), actor.ref);
+      return after;
+    });
+  }
+
+  /** The requester takes their request back; an administrator may end a request that nobody decides. */
+  async withdraw(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    body: unknown,
+  ): Promise<ChangeRequest> {
+    admitSecretName(name);
+    admitRequestId(id);
+    const comment = parseChangeTextBody(body, 'comment', false);
+    const ctx = await this.deps.callers.context(target);
+    return this.act(ctx, name, id, AUDIT_EVENTS.changeWithdraw, async () => {
+      await this.load(ctx, name, id, true);
+      const actor = actorOf(ctx);
+      const isAdmin = this.deps.config.admins.some(ref =>
+        actor.ownership.includes(ref),
+      );
+      const now = new Date();
+      const after = await this.store.transition(
+        ctx.cluster.name,
+        id,
+        current => {
+          admitWithdrawal(current, actor, isAdmin);
+          return {
+            state: 'withdrawn',
+            ended: {
+              at: now.toISOString(),
+              by: actor.ref,
+              ...(comment ? { note: comment } : {}),
+            },
+          };
+        },
+        now,
+      );
+      await this.discard(ctx.cluster, after);
+      this.deps.changeNotifier.requestChanged(publicRequest(after), actor.ref);
+      return after;
+    });
+  }
+
+  /** A soft policy's bypass: a member of its bypass groups applies the change, with a reason. */
+  async bypass(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    body: unknown,
+  ): Promise<ChangeRequest> {
+    admitSecretName(name);
+    admitRequestId(id);
+    const reason = parseChangeTextBody(body, 'reason', true);
+    const ctx = await this.deps.callers.context(target);
+    return this.act(ctx, name, id, AUDIT_EVENTS.changeBypass, async () => {
+      admitInPerson(ctx);
+      await this.load(ctx, name, id);
+      const actor = actorOf(ctx);
+      const now = new Date();
+      const after = await this.store.transition(
+        ctx.cluster.name,
+        id,
+        current => {
+          admitBypass(current, actor, now);
+          return {
+            state: 'approved',
+            bypass: { by: actor.ref, reason, at: now.toISOString() },
+          };
+        },
+        now,
+      );
+      return this.apply(target, after, 'bypassed', actor.ref);
+    });
+  }
+
+  /** One person's action on a request, audited with the state it left. */
+  private async act(
+    ctx: SecretRequestContext,
+    name: string,
+    id: string,
+    event: AuditEvent,
+    run: () => Promise<StoredChangeRequest>,
+  ): Promise<ChangeRequest> {
+    return this.deps.audited(
+      ctx,
+      event,
+      { ...ctx.auditMeta(name), changeRequest: id },
+      async () => {
+        const after = await run();
+        return {
+          result: publicRequest(after),
+          meta: {
+            state: after.state,
+            ...(after.appliedVersion !== undefined
+              ? { appliedVersion: after.appliedVersion }
+              : {}),
+          },
+        };
+      },
+    );
+  }
+
+  /**
+   * Applies a request that its last approval or a bypass left `approved`: as the person who did
+   * it (their identity and gates), recording the requester and the approvers, once the requester
+   * is proven still allowed. An apply that throws (the approver may not write, the API server
+   * failed) writes nothing and leaves the request waiting again, without that approval or bypass.
+   */
+  private async apply(
+    target: SecretTarget,
+    request: StoredChangeRequest,
+    done: 'applied' | 'bypassed',
+    by: string,
+  ): Promise<StoredChangeRequest> {
+    const approvedBy =
+      done === 'bypassed'
+        ? [by]
+        : request.decisions
+            .filter(d => d.decision === 'approve')
+            .map(d => d.by);
+    const ctx = await this.deps.callers.context(target, {
+      actor: request.requestedBy,
+      approvedBy,
+    });
+    const requester = this.deps.callers.requesterParty(ctx.cluster, {
+      userEntityRef: request.requestedBy,
+      ownershipEntityRefs: [request.requestedBy, ...request.requesterGroups],
+    });
+    const engine = this.engineOn(ctx.cluster);
+    let outcome: ChangeApplyOutcome;
+    try {
+      outcome = await engine.apply(
+        request,
+        request.proposalUid,
+        { live: ctx.live, versioned: ctx.versioned, gate: ctx.gate },
+        requester,
+      );
+    } catch (err) {
+      const now = new Date();
+      await this.store.transition(
+        ctx.cluster.name,
+        request.id,
+        current =>
+          current.state === 'approved'
+            ? {
+                state: 'pending',
+                ...(done === 'bypassed'
+                  ? { undoBypass: true }
+                  : { undoDecisionBy: by }),
+              }
+            : {},
+        now,
+      );
+      throw err;
+    }
+    const now = new Date();
+    const end = endOf(outcome, done);
+    const appliedVersion = appliedVersionOf(outcome);
+    const update: ChangeRequestUpdate = {
+      state: end.state,
+      ended: {
+        at: now.toISOString(),
+        by: end.note ? KRYPTON : by,
+        ...(end.note ? { note: end.note } : {}),
+      },
+      ...(appliedVersion !== undefined ? { appliedVersion } : {}),
+    };
+    const after = await this.store.transition(
+      ctx.cluster.name,
+      request.id,
+      () => update,
+      now,
+    );
+    await this.discard(ctx.cluster, after);
+    this.deps.changeNotifier.requestChanged(publicRequest(after), by);
+    return after;
+  }
+
+  /** Removes an ended request's proposal; a failure leaves it to the storage rewrite and the sweep. */
+  private async discard(cluster: Cluster, request: StoredChangeRequest) {
+    if (request.change.operation !== 'update' || !request.change.values) return;
+    await this.engineOn(cluster)
+      .discard(request)
+      .catch(err =>
+        this.deps.logger.warn(
+          `Could not remove the proposal of change request ${request.id}`,
+          { error: String(err instanceof Error ? err.message : err) },
+        ),
+      );
+  }
+
+  /**
+   * Ends what nobody ended: pending requests whose time is up (`expired`) and requests left
+   * `approved` longer than an apply takes, by a replica that stopped (`stale`, interrupted). Each
+   * transition is taken under the row's lock, so that replicas sweeping at once end each once.
+   */
+  async sweep(
+    now: Date = new Date(),
+  ): Promise<{ expired: number; interrupted: number }> {
+    const clusters = new Map(this.deps.clusters.map(c => [c.name, c]));
+    let expired = 0;
+    let interrupted = 0;
+    const end = async (
+      request: StoredChangeRequest,
+      rule: (current: StoredChangeRequest) => boolean,
+      state: ChangeRequestState,
+      event: AuditEvent,
+      note?: string,
+    ) => {
+      const cluster = clusters.get(request.cluster);
+      let after: StoredChangeRequest;
+      try {
+        after = await this.store.transition(
+          request.cluster,
+          request.id,
+          current => {
+            if (!rule(current))
+              throw new KryptonError(
+                'conflict',
+                CHANGE_REQUEST_MESSAGES.notOpen,
+              );
+            return {
+              state,
+              ended: {
+                at: now.toISOString(),
+                by: KRYPTON,
+                ...(note ? { note } : {}),
+              },
+            };
+          },
+          now,
+        );
+      } catch (err) {
+        if (err instanceof KryptonError) return false;
+        throw err;
+      }
+      await this.deps.auditor
+        .createEvent({
+          eventId: event.eventId,
+          severityLevel: event.severityLevel,
+          meta: {
+            actor: KRYPTON,
+            cluster: after.cluster,
+            namespace: after.namespace,
+            name: after.name,
+            changeRequest: after.id,
+            state,
+          },
+        })
+        .then(recorded => recorded.success());
+      if (cluster) await this.discard(cluster, after);
+      this.deps.changeNotifier.requestChanged(publicRequest(after), KRYPTON);
+      return true;
+    };
+    for (const request of await this.store.due(now, SWEEP_LIMIT)) {
+      if (
+        await end(
+          request,
+          current => current.state === 'pending' && isExpired(current, now),
+          'expired',
+          AUDIT_EVENTS.changeExpire,
+        )
+      )
+        expired++;
+    }
+    const before = new Date(now.getTime() - APPLY_STUCK_MS);
+    for (const request of await this.store.stuck(before, SWEEP_LIMIT)) {
+      if (
+        await end(
+          request,
+          current =>
+            current.state === 'approved' &&
+            Date.parse(current.updatedAt) < before.getTime(),
+          'stale',
+          AUDIT_EVENTS.changeInterrupted,
+          CHANGE_REQUEST_MESSAGES.interrupted,
+        )
+      )
+        interrupted++;
+    }
+    return { expired, interrupted };
+  }
+}
