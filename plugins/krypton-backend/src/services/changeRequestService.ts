@@ -370,18 +370,17 @@ export class ChangeRequestService {
     admitSecretName(name);
     admitRequestId(id);
     const ctx = await this.deps.callers.context(target);
-    return publicRequest(await this.load(ctx, name, id, true));
+    return publicRequest(await this.load(ctx, name, id));
   }
 
   /**
-   * The stored request, after the caller's gate on the live Secret. `gone` lets the requester and
-   * approvers see a request whose Secret no longer exists.
+   * The stored request, after the caller's gate on the live Secret; once the Secret is gone, for
+   * the request's requester and approvers only.
    */
   private async load(
     ctx: SecretRequestContext,
     name: string,
     id: string,
-    gone = false,
   ): Promise<StoredChangeRequest> {
     const found = await this.store.get(ctx.cluster.name, id);
     // A request is answered only under its own Secret's path.
@@ -398,11 +397,7 @@ export class ChangeRequestService {
         request &&
         (request.requestedBy === ctx.actor ||
           isChangeApprover(request, actorOf(ctx)));
-      if (
-        !gone ||
-        !party ||
-        !(err instanceof KryptonError && err.code === 'not_found')
-      )
+      if (!party || !(err instanceof KryptonError && err.code === 'not_found'))
         throw err;
     }
     if (!request) throw notFound();
@@ -434,19 +429,12 @@ export class ChangeRequestService {
     decision: 'approve' | 'reject',
     body: unknown,
   ): Promise<ChangeRequest> {
-    admitSecretName(name);
-    admitRequestId(id);
     const comment = parseChangeTextBody(body, 'comment', decision === 'reject');
-    const ctx = await this.deps.callers.context(target);
     const event =
       decision === 'approve'
         ? AUDIT_EVENTS.changeApprove
         : AUDIT_EVENTS.changeReject;
-    return this.act(ctx, name, id, event, async () => {
-      admitInPerson(ctx);
-      await this.load(ctx, name, id);
-      const actor = actorOf(ctx);
-      const now = new Date();
+    return this.act(target, name, id, event, async (ctx, actor, now) => {
       const after = await this.store.transition(
         ctx.cluster.name,
         id,
@@ -463,9 +451,7 @@ export class ChangeRequestService {
       );
       if (after.state === 'approved')
         return this.apply(target, after, 'applied', actor.ref);
-      if (after.state === 'rejected') await this.discard(ctx.cluster, after);
-      this.deps.changeNotifier.requestChanged(publicRequest(after), actor.ref);
-      return after;
+      return this.ended(ctx.cluster, after, actor.ref);
     });
   }
 
@@ -476,17 +462,11 @@ export class ChangeRequestService {
     id: string,
     body: unknown,
   ): Promise<ChangeRequest> {
-    admitSecretName(name);
-    admitRequestId(id);
     const comment = parseChangeTextBody(body, 'comment', false);
-    const ctx = await this.deps.callers.context(target);
-    return this.act(ctx, name, id, AUDIT_EVENTS.changeWithdraw, async () => {
-      await this.load(ctx, name, id, true);
-      const actor = actorOf(ctx);
-      const isAdmin = this.deps.config.admins.some(ref =>
-        actor.ownership.includes(ref),
-      );
-      const now = new Date();
+    const event = AUDIT_EVENTS.changeWithdraw;
+    return this.act(target, name, id, event, async (ctx, actor, now) => {
+      const refs = [actor.ref, ...actor.ownership];
+      const isAdmin = this.deps.config.admins.some(ref => refs.includes(ref));
       const after = await this.store.transition(
         ctx.cluster.name,
         id,
@@ -503,9 +483,7 @@ export class ChangeRequestService {
         },
         now,
       );
-      await this.discard(ctx.cluster, after);
-      this.deps.changeNotifier.requestChanged(publicRequest(after), actor.ref);
-      return after;
+      return this.ended(ctx.cluster, after, actor.ref);
     });
   }
 
@@ -516,15 +494,9 @@ export class ChangeRequestService {
     id: string,
     body: unknown,
   ): Promise<ChangeRequest> {
-    admitSecretName(name);
-    admitRequestId(id);
     const reason = parseChangeTextBody(body, 'reason', true);
-    const ctx = await this.deps.callers.context(target);
-    return this.act(ctx, name, id, AUDIT_EVENTS.changeBypass, async () => {
-      admitInPerson(ctx);
-      await this.load(ctx, name, id);
-      const actor = actorOf(ctx);
-      const now = new Date();
+    const event = AUDIT_EVENTS.changeBypass;
+    return this.act(target, name, id, event, async (ctx, actor, now) => {
       const after = await this.store.transition(
         ctx.cluster.name,
         id,
@@ -541,31 +513,50 @@ export class ChangeRequestService {
     });
   }
 
-  /** One person's action on a request, audited with the state it left. */
+  /**
+   * One person's decision on a request, audited with the state it left: made in person, by
+   * someone who may read the Secret now (once it is gone, by one of the request's parties).
+   */
   private async act(
-    ctx: SecretRequestContext,
+    target: SecretTarget,
     name: string,
     id: string,
     event: AuditEvent,
-    run: () => Promise<StoredChangeRequest>,
+    run: (
+      ctx: SecretRequestContext,
+      actor: ChangeActor,
+      now: Date,
+    ) => Promise<StoredChangeRequest>,
   ): Promise<ChangeRequest> {
-    return this.deps.audited(
-      ctx,
-      event,
-      { ...ctx.auditMeta(name), changeRequest: id },
-      async () => {
-        const after = await run();
-        return {
-          result: publicRequest(after),
-          meta: {
-            state: after.state,
-            ...(after.appliedVersion !== undefined
-              ? { appliedVersion: after.appliedVersion }
-              : {}),
-          },
-        };
-      },
-    );
+    admitSecretName(name);
+    admitRequestId(id);
+    const ctx = await this.deps.callers.context(target);
+    const meta = { ...ctx.auditMeta(name), changeRequest: id };
+    return this.deps.audited(ctx, event, meta, async () => {
+      admitInPerson(ctx);
+      await this.load(ctx, name, id);
+      const after = await run(ctx, actorOf(ctx), new Date());
+      return {
+        result: publicRequest(after),
+        meta: {
+          state: after.state,
+          ...(after.appliedVersion !== undefined
+            ? { appliedVersion: after.appliedVersion }
+            : {}),
+        },
+      };
+    });
+  }
+
+  /** What follows a request's end by a person: its proposal removed, its parties told. */
+  private async ended(
+    cluster: Cluster,
+    request: StoredChangeRequest,
+    by: string,
+  ): Promise<StoredChangeRequest> {
+    if (request.state !== 'pending') await this.discard(cluster, request);
+    this.deps.changeNotifier.requestChanged(publicRequest(request), by);
+    return request;
   }
 
   /**
@@ -639,9 +630,7 @@ export class ChangeRequestService {
       () => update,
       now,
     );
-    await this.discard(ctx.cluster, after);
-    this.deps.changeNotifier.requestChanged(publicRequest(after), by);
-    return after;
+    return this.ended(ctx.cluster, after, by);
   }
 
   /** Removes an ended request's proposal; a failure leaves it to the storage rewrite and the sweep. */

@@ -574,6 +574,15 @@ describe('change requests (four eyes)', () => {
       .send({});
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(CHANGE_REQUEST_MESSAGES.inPerson);
+    const onBehalfOfAlice = mockCredentials.user.token(ALICE, {
+      actor: { subject: 'plugin:mcp-actions' },
+    });
+    const withdrawal = await api()
+      .post(`${base()}/agent/change-requests/${created.id}/withdraw`)
+      .set('Authorization', `Bearer ${onBehalfOfAlice}`)
+      .send({});
+    expect(withdrawal.status).toBe(403);
+    expect((await getRequest('agent', created.id)).body.state).toBe('pending');
     expect(await password('agent')).toBe('before');
   });
 
