@@ -69,14 +69,27 @@ export function createContextResolver(deps: ContextDeps) {
   };
   const identify = createCallerIdentifier(deps);
 
-  async function context(
-    target: SecretTarget,
-    record?: ChangeRecord,
-  ): Promise<SecretRequestContext> {
+  async function context(target: SecretTarget): Promise<SecretRequestContext> {
     const namespace = validateNamespace(target.namespace);
-    const caller = await identify(target);
-    const requestPolicy = new RequestPolicy(policy, caller.credentials);
-    return inNamespace(caller, requestPolicy, namespace, record);
+    return (await inNamespaces(target)).inNamespace(namespace);
+  }
+
+  /**
+   * The engines of an identified caller; `record` for an approved change request's write, which
+   * the caller's identity makes while history names the requester and the approvers.
+   */
+  function enginesOf(
+    caller: Pick<ClusterRequestContext, 'cluster' | 'gateways' | 'actor'>,
+    record?: ChangeRecord,
+  ) {
+    return createEngines({
+      mode: config.identity,
+      gateways: caller.gateways,
+      cluster: caller.cluster.name,
+      settings: config,
+      actor: record?.actor ?? caller.actor,
+      approvedBy: record?.approvedBy,
+    });
   }
 
   /**
@@ -89,11 +102,9 @@ export function createContextResolver(deps: ContextDeps) {
     requester: Principal,
   ): ChangeParty & { actor: string } {
     const actor = requester.userEntityRef;
-    const { live, versioned } = createEngines({
-      mode: config.identity,
+    const { live, versioned } = enginesOf({
+      cluster,
       gateways: gatewaysFor(deps, cluster, requester),
-      cluster: cluster.name,
-      settings: config,
       actor,
     });
     return {
@@ -124,18 +135,10 @@ export function createContextResolver(deps: ContextDeps) {
     caller: ClusterRequestContext,
     requestPolicy: RequestPolicy,
     unchecked: string,
-    record?: ChangeRecord,
   ): SecretRequestContext {
     const namespace = validateNamespace(unchecked);
-    const { cluster, principal, actor, gateways } = caller;
-    const engines = createEngines({
-      mode: config.identity,
-      gateways,
-      cluster: cluster.name,
-      settings: config,
-      actor: record?.actor ?? actor,
-      approvedBy: record?.approvedBy,
-    });
+    const { cluster, principal, actor } = caller;
+    const engines = enginesOf(caller);
     const { live } = engines;
     const resourceOf = (secret: NativeSecret) => secretResource(live, secret);
     const gates = secretGates({
@@ -190,5 +193,5 @@ export function createContextResolver(deps: ContextDeps) {
     };
   }
 
-  return { context, inNamespaces, identify, requesterParty };
+  return { context, inNamespaces, identify, enginesOf, requesterParty };
 }

@@ -8,6 +8,7 @@ import {
   ChangeRequestEngine,
   ChangeRequestState,
   KryptonError,
+  KubeGateway,
   LiveGate,
   NativeSecret,
   RequestedChange,
@@ -33,7 +34,6 @@ import {
   StoredChangeRequest,
 } from '../database/changeRequests';
 import { HttpKubeGateway } from '../kubernetes/kubeGateway';
-import { Cluster } from '../kubernetes/clusters';
 import { AUDIT_EVENTS, AuditEvent } from './audit';
 import { admitSecretName } from './callers';
 import { ServiceDeps } from './deps';
@@ -143,11 +143,11 @@ export class ChangeRequestService {
     return this.deps.changeRequests;
   }
 
-  /** Krypton's own engine for proposals, on a cluster. */
-  private engineOn(cluster: Cluster): ChangeRequestEngine {
+  /** The engine of change requests, its proposals written with Krypton's own identity. */
+  private engineWith(krypton: KubeGateway): ChangeRequestEngine {
     return new ChangeRequestEngine(
       new SecretProposals({
-        gateway: new HttpKubeGateway(cluster.transport, this.deps.logger),
+        gateway: krypton,
         annotationPrefix: this.deps.config.annotationPrefix,
       }),
     );
@@ -223,7 +223,7 @@ export class ChangeRequestService {
       AUDIT_EVENTS.changeRequest,
       meta,
       async () => {
-        const engine = this.engineOn(ctx.cluster);
+        const engine = this.engineWith(ctx.gateways.krypton);
         const proposed = await engine.propose(
           ctx.namespace,
           name,
@@ -323,11 +323,16 @@ export class ChangeRequestService {
       limit: LIST_LIMIT,
     });
     const now = new Date();
-    const waits = (request: StoredChangeRequest) =>
-      !isExpired(request, now) &&
-      !request.decisions.some(d => d.by === actor.ref) &&
-      (request.requestedBy !== actor.ref || request.policy.allowSelfApproval) &&
-      isChangeApprover(request, actor);
+    // Waiting for the caller is exactly what the caller's approval would be admitted on.
+    const waits = (request: StoredChangeRequest) => {
+      try {
+        decide(request, actor, 'approve', now);
+        return true;
+      } catch (err) {
+        if (err instanceof KryptonError) return false;
+        throw err;
+      }
+    };
     const readable = await inPool(
       candidates,
       READ_CONCURRENCY,
@@ -450,8 +455,8 @@ export class ChangeRequestService {
         now,
       );
       if (after.state === 'approved')
-        return this.apply(target, after, 'applied', actor.ref);
-      return this.ended(ctx.cluster, after, actor.ref);
+        return this.apply(ctx, after, 'applied', actor.ref);
+      return this.ended(ctx.gateways.krypton, after, actor.ref);
     });
   }
 
@@ -483,7 +488,7 @@ export class ChangeRequestService {
         },
         now,
       );
-      return this.ended(ctx.cluster, after, actor.ref);
+      return this.ended(ctx.gateways.krypton, after, actor.ref);
     });
   }
 
@@ -509,7 +514,7 @@ export class ChangeRequestService {
         },
         now,
       );
-      return this.apply(target, after, 'bypassed', actor.ref);
+      return this.apply(ctx, after, 'bypassed', actor.ref);
     });
   }
 
@@ -550,11 +555,11 @@ export class ChangeRequestService {
 
   /** What follows a request's end by a person: its proposal removed, its parties told. */
   private async ended(
-    cluster: Cluster,
+    krypton: KubeGateway,
     request: StoredChangeRequest,
     by: string,
   ): Promise<StoredChangeRequest> {
-    if (request.state !== 'pending') await this.discard(cluster, request);
+    if (request.state !== 'pending') await this.discard(krypton, request);
     this.deps.changeNotifier.requestChanged(publicRequest(request), by);
     return request;
   }
@@ -566,7 +571,7 @@ export class ChangeRequestService {
    * failed) writes nothing and leaves the request waiting again, without that approval or bypass.
    */
   private async apply(
-    target: SecretTarget,
+    ctx: SecretRequestContext,
     request: StoredChangeRequest,
     done: 'applied' | 'bypassed',
     by: string,
@@ -577,7 +582,9 @@ export class ChangeRequestService {
         : request.decisions
             .filter(d => d.decision === 'approve')
             .map(d => d.by);
-    const ctx = await this.deps.callers.context(target, {
+    // The person who acts writes, with their identity and gates; history names the requester
+    // and the approvers.
+    const engines = this.deps.callers.enginesOf(ctx, {
       actor: request.requestedBy,
       approvedBy,
     });
@@ -585,13 +592,13 @@ export class ChangeRequestService {
       userEntityRef: request.requestedBy,
       ownershipEntityRefs: [request.requestedBy, ...request.requesterGroups],
     });
-    const engine = this.engineOn(ctx.cluster);
+    const engine = this.engineWith(ctx.gateways.krypton);
     let outcome: ChangeApplyOutcome;
     try {
       outcome = await engine.apply(
         request,
         request.proposalUid,
-        { live: ctx.live, versioned: ctx.versioned, gate: ctx.gate },
+        { live: engines.live, versioned: engines.versioned, gate: ctx.gate },
         requester,
       );
     } catch (err) {
@@ -630,13 +637,13 @@ export class ChangeRequestService {
       () => update,
       now,
     );
-    return this.ended(ctx.cluster, after, by);
+    return this.ended(ctx.gateways.krypton, after, by);
   }
 
   /** Removes an ended request's proposal; a failure leaves it to the storage rewrite and the sweep. */
-  private async discard(cluster: Cluster, request: StoredChangeRequest) {
+  private async discard(krypton: KubeGateway, request: StoredChangeRequest) {
     if (request.change.operation !== 'update' || !request.change.values) return;
-    await this.engineOn(cluster)
+    await this.engineWith(krypton)
       .discard(request)
       .catch(err =>
         this.deps.logger.warn(
@@ -705,7 +712,11 @@ export class ChangeRequestService {
           },
         })
         .then(recorded => recorded.success());
-      if (cluster) await this.discard(cluster, after);
+      if (cluster)
+        await this.discard(
+          new HttpKubeGateway(cluster.transport, this.deps.logger),
+          after,
+        );
       this.deps.changeNotifier.requestChanged(publicRequest(after), KRYPTON);
       return true;
     };

@@ -109,6 +109,12 @@ describe('change requests (four eyes)', () => {
         .send(body),
       user,
     );
+  /** The Secret's version list as alice reads it. */
+  const versionsOf = async (name: string) =>
+    (
+      (await call(api().get(`${base()}/${name}/versions`), 'alice'))
+        .body as unknown as { items: unknown[] }
+    ).items;
   const getRequest = (name: string, id: string, user = 'alice') =>
     call(api().get(`${base()}/${name}/change-requests/${id}`), user);
   const proposalOf = (id: string) =>
@@ -271,10 +277,11 @@ describe('change requests (four eyes)', () => {
       appliedVersion: 1,
     });
     expect(await password('db')).toBe(CANARIES[0]);
-    const versions = await call(api().get(`${base()}/db/versions`), 'alice');
-    expect(
-      (versions.body as unknown as { items: unknown[] }).items[0],
-    ).toMatchObject({ version: 1, snapshotBy: ALICE, approvedBy: [BOB] });
+    expect((await versionsOf('db'))[0]).toMatchObject({
+      version: 1,
+      snapshotBy: ALICE,
+      approvedBy: [BOB],
+    });
     expect((await proposalOf(created.id)).status).toBe(404);
     expect(await waitingFor('bob')).not.toContain(created.id);
 
@@ -334,10 +341,7 @@ describe('change requests (four eyes)', () => {
       ended: { by: 'user:default/root' },
     });
     expect(await password('ends')).toBe('before');
-    const history = await call(api().get(`${base()}/ends/versions`), 'alice');
-    expect(
-      (history.body as unknown as { items: unknown[] }).items,
-    ).toHaveLength(0);
+    expect(await versionsOf('ends')).toHaveLength(0);
   });
 
   it('makes a request stale when the Secret moved past its base, writing nothing', async () => {
@@ -438,10 +442,7 @@ describe('change requests (four eyes)', () => {
     const two = await decide('pair', restoring.id, 'approve', 'carol');
     expect(two.body).toMatchObject({ state: 'applied', appliedVersion: 2 });
     expect(await password('pair')).toBe('before');
-    const versions = await call(api().get(`${base()}/pair/versions`), 'alice');
-    expect(
-      (versions.body as unknown as { items: unknown[] }).items[0],
-    ).toMatchObject({
+    expect((await versionsOf('pair'))[0]).toMatchObject({
       version: 2,
       snapshotBy: ALICE,
       approvedBy: [BOB, CAROL],
@@ -552,13 +553,7 @@ describe('change requests (four eyes)', () => {
       const won = first.status === 200 ? first : second;
       expect(won.body.state).toBe('applied');
       expect(await password(name)).toBe(`value-${name}`);
-      const versions = await call(
-        api().get(`${base()}/${name}/versions`),
-        'alice',
-      );
-      expect(
-        (versions.body as unknown as { items: unknown[] }).items,
-      ).toHaveLength(1);
+      expect(await versionsOf(name)).toHaveLength(1);
     }
   });
 
