@@ -11,6 +11,8 @@ export {
 } from './plugin';
 export { kryptonApiRef } from './api/KryptonApi';
 export type {
+  ChangeReasonField,
+  ChangeRequestDecision,
   DeleteSecretRequest,
   KryptonApi,
   KryptonHealth,

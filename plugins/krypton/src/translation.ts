@@ -13,6 +13,7 @@ import {
 } from '@krypton/plugin-krypton-react';
 import type { ReactElement, ReactNode } from 'react';
 import { accessMessages } from './messages/access';
+import { changesMessages } from './messages/changes';
 import { consumersMessages } from './messages/consumers';
 import { deleteMessages } from './messages/delete';
 import { detailMessages } from './messages/detail';
@@ -43,6 +44,7 @@ export const kryptonTranslationRef = createTranslationRef({
   id: 'krypton',
   messages: {
     access: accessMessages,
+    changes: changesMessages,
     consumers: {
       ...consumersMessages,
       ...workloadMessages,

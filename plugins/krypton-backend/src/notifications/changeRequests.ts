@@ -36,10 +36,13 @@ const STATE_TITLES: Record<
   stale: secret => `Change to ${secret} not applied`,
 };
 
-/** The portal's page of the request's Secret. */
+/** The portal's review of the request: its Secret's Changes tab, opened on it. */
 export function changeRequestLink(request: ChangeRequest): string {
-  const query = new URLSearchParams({ cluster: request.cluster });
-  return `/krypton/secret/${request.namespace}/${request.name}?${query}`;
+  const query = new URLSearchParams({
+    cluster: request.cluster,
+    request: request.id,
+  });
+  return `/krypton/secret/${request.namespace}/${request.name}/changes?${query}`;
 }
 
 /**

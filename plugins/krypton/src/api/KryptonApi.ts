@@ -1,6 +1,8 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import {
   AdoptSecretRequest,
+  ChangeRequest,
+  ChangeRequestList,
   ConsumerVersionsResult,
   ConsumersResult,
   CreateSecretRequest,
@@ -33,10 +35,35 @@ import {
  *
  * @public
  */
-export interface DeleteSecretRequest extends OwnedEditReason {
+export interface DeleteSecretRequest
+  extends OwnedEditReason,
+    ChangeReasonField {
   resourceVersion: string;
   keepHistory?: boolean;
 }
+
+/**
+ * Why the user asks for a change, which the approvers read where the Secret's changes need
+ * approval (at most 1,000 characters); the backend ignores it where they do not.
+ *
+ * @public
+ */
+export interface ChangeReasonField {
+  changeReason?: string;
+}
+
+/**
+ * A decision on a change request: an approval (comment optional), a rejection (comment
+ * required), a withdrawal by its requester (comment optional), or a soft policy's bypass (reason
+ * required).
+ *
+ * @public
+ */
+export type ChangeRequestDecision =
+  | { action: 'approve'; comment?: string }
+  | { action: 'reject'; comment: string }
+  | { action: 'withdraw'; comment?: string }
+  | { action: 'bypass'; reason: string };
 
 /** @public */
 export interface KryptonHealth {
@@ -113,7 +140,7 @@ export interface KryptonApi {
   /** Answers the updated Secret, with its values only when the caller may reveal them. */
   updateSecret(
     location: SecretLocation,
-    request: UpdateSecretRequest,
+    request: UpdateSecretRequest & ChangeReasonField,
   ): Promise<SecretWriteAnswer>;
   adoptSecret(
     location: SecretLocation,
@@ -132,7 +159,7 @@ export interface KryptonApi {
   /** Answers the restored Secret, with its values only when the caller may reveal them. */
   restoreVersion(
     location: SecretLocation,
-    request: RestoreRequest,
+    request: RestoreRequest & ChangeReasonField,
   ): Promise<SecretWriteAnswer>;
   /**
    * The namespace's Secrets that are gone while Krypton keeps their history, newest version
@@ -168,6 +195,25 @@ export interface KryptonApi {
    * refusals (403, 404, 409, 422) as ResponseErrors.
    */
   requestOwnerSync(location: SecretLocation): Promise<OwnerSyncResult>;
+  /** The Secret's change requests, newest first; never a value. */
+  listChangeRequests(location: SecretLocation): Promise<ChangeRequestList>;
+  getChangeRequest(
+    location: SecretLocation,
+    id: string,
+  ): Promise<ChangeRequest>;
+  /** The pending requests of the cluster that wait for the signed-in user's decision. */
+  waitingChangeRequests(scope: {
+    cluster?: string;
+  }): Promise<ChangeRequestList>;
+  /**
+   * Approves, rejects, withdraws or bypasses a change request, and answers it as it stands after
+   * the decision (`applied` when this approval completed the quorum and the change was written).
+   */
+  decideChangeRequest(
+    location: SecretLocation,
+    id: string,
+    decision: ChangeRequestDecision,
+  ): Promise<ChangeRequest>;
   /**
    * Starts the operator's storage rewrite of Krypton's objects, in one namespace or in every
    * namespace the caller may list (`dryRun` counts and writes nothing). Resolves with the run

@@ -409,6 +409,139 @@ describe('KryptonClient', () => {
       }
     });
 
+    it('sends the reason for a change in the body of every write, never in the address', async () => {
+      const seen: Array<{ method: string; url: string; body: unknown }> = [];
+      const record = async ({ request }: { request: Request }) => {
+        const text = await request.text();
+        seen.push({
+          method: request.method,
+          url: request.url,
+          body: text ? JSON.parse(text) : undefined,
+        });
+        return HttpResponse.json(
+          {
+            changeRequest: {
+              id: 'x',
+              state: 'pending',
+              policy: { requiredApprovals: 1 },
+            },
+          },
+          { status: 202 },
+        );
+      };
+      server.use(
+        http.put(`${baseUrl}/namespaces/ns/secrets/db`, record),
+        http.post(`${baseUrl}/namespaces/ns/secrets/db/restore`, record),
+        http.delete(`${baseUrl}/namespaces/ns/secrets/db`, record),
+      );
+      const location = { namespace: 'ns', name: 'db' };
+      const why = 'rotate: leaked in a log';
+      await client
+        .updateSecret(location, {
+          resourceVersion: '5',
+          description: 'd',
+          changeReason: why,
+        })
+        .catch(() => undefined);
+      await client
+        .restoreVersion(location, {
+          version: 2,
+          resourceVersion: '5',
+          changeReason: why,
+        })
+        .catch(() => undefined);
+      await client
+        .deleteSecret(location, { resourceVersion: '5', changeReason: why })
+        .catch(() => undefined);
+      await client
+        .deleteSecret(location, { resourceVersion: '6' })
+        .catch(() => undefined);
+      expect(seen.map(s => [s.method, s.body])).toEqual([
+        ['PUT', { resourceVersion: '5', description: 'd', changeReason: why }],
+        ['POST', { version: 2, resourceVersion: '5', changeReason: why }],
+        ['DELETE', { changeReason: why }],
+        ['DELETE', undefined],
+      ]);
+      for (const { url } of seen)
+        expect(decodeURIComponent(url)).not.toContain('rotate');
+    });
+
+    it('lists, reads and decides change requests under their Secret, and lists those waiting per cluster', async () => {
+      const request = { id: 'r/1', state: 'pending' };
+      const seen: Array<{ method: string; path: string; body: unknown }> = [];
+      const record = async ({ request: req }: { request: Request }) => {
+        const text = await req.text();
+        seen.push({
+          method: req.method,
+          path: new URL(req.url).pathname,
+          body: text ? JSON.parse(text) : undefined,
+        });
+        return HttpResponse.json(
+          req.method === 'GET' && !new URL(req.url).pathname.endsWith('%2F1')
+            ? { items: [request] }
+            : request,
+        );
+      };
+      server.use(
+        http.get(
+          `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests`,
+          record,
+        ),
+        http.get(
+          `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests/:id`,
+          record,
+        ),
+        http.post(
+          `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests/:id/:action`,
+          record,
+        ),
+        http.get(`${baseUrl}/change-requests`, record),
+        http.get(`${baseUrl}/clusters/c%201/change-requests`, record),
+      );
+      const location = { cluster: 'c 1', namespace: 'ns', name: 'db' };
+      expect(await client.listChangeRequests(location)).toEqual({
+        items: [request],
+      });
+      expect(await client.getChangeRequest(location, 'r/1')).toEqual(request);
+      expect(await client.waitingChangeRequests({})).toEqual({
+        items: [request],
+      });
+      expect(await client.waitingChangeRequests({ cluster: 'c 1' })).toEqual({
+        items: [request],
+      });
+      await client.decideChangeRequest(location, 'r/1', { action: 'approve' });
+      await client.decideChangeRequest(location, 'r/1', {
+        action: 'reject',
+        comment: 'no',
+      });
+      await client.decideChangeRequest(location, 'r/1', {
+        action: 'withdraw',
+        comment: 'moot',
+      });
+      await client.decideChangeRequest(location, 'r/1', {
+        action: 'bypass',
+        reason: 'outage',
+      });
+      const root =
+        '/api/krypton/clusters/c%201/namespaces/ns/secrets/db/change-requests';
+      expect(
+        seen.map(s => [
+          s.method,
+          s.path.replace(/^.*\/api\/krypton/, '/api/krypton'),
+          s.body,
+        ]),
+      ).toEqual([
+        ['GET', root, undefined],
+        ['GET', `${root}/r%2F1`, undefined],
+        ['GET', '/api/krypton/change-requests', undefined],
+        ['GET', '/api/krypton/clusters/c%201/change-requests', undefined],
+        ['POST', `${root}/r%2F1/approve`, {}],
+        ['POST', `${root}/r%2F1/reject`, { comment: 'no' }],
+        ['POST', `${root}/r%2F1/withdraw`, { comment: 'moot' }],
+        ['POST', `${root}/r%2F1/bypass`, { reason: 'outage' }],
+      ]);
+    });
+
     it('lists the deleted Secrets of the default or a named cluster, encoding each segment', async () => {
       const items = [
         {

@@ -1,8 +1,9 @@
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
+  AdoptSecretRequest,
   ChangeRequest,
   ChangeRequestAnswer,
-  AdoptSecretRequest,
+  ChangeRequestList,
   ConsumerVersionsResult,
   ConsumersResult,
   CreateSecretRequest,
@@ -11,6 +12,7 @@ import {
   KryptonConfigDto,
   LastRestart,
   ManagedNamespacesDto,
+  OwnedEditReason,
   OwnerSyncOffer,
   OwnerSyncResult,
   RecreateRequest,
@@ -28,6 +30,8 @@ import {
   VersionList,
 } from '@krypton/core';
 import {
+  ChangeReasonField,
+  ChangeRequestDecision,
   DeleteSecretRequest,
   KryptonApi,
   KryptonHealth,
@@ -53,6 +57,9 @@ const deletedPath = (location: NamespaceLocation) =>
 
 const secretPath = (location: SecretLocation) =>
   `${namespacePath(location)}/${seg(location.name)}`;
+
+const changeRequestsPath = (location: SecretLocation) =>
+  `${secretPath(location)}/change-requests`;
 
 /** The shape of a restart answer: every status but preflight errors carries the whole result. */
 function isRestartResult(body: unknown): body is RestartResult {
@@ -203,7 +210,7 @@ export class KryptonClient implements KryptonApi {
 
   updateSecret(
     location: SecretLocation,
-    request: UpdateSecretRequest,
+    request: UpdateSecretRequest & ChangeReasonField,
   ): Promise<SecretWriteAnswer> {
     return this.written(secretPath(location), { method: 'PUT', body: request });
   }
@@ -227,12 +234,15 @@ export class KryptonClient implements KryptonApi {
     });
     if (request.keepHistory !== undefined)
       query.set('keepHistory', String(request.keepHistory));
-    // The reason is the user's free text: in the body, never in a URL that logs keep.
+    // The reasons are the user's free text: in the body, never in a URL that logs keep.
+    const body: OwnedEditReason & ChangeReasonField = {};
+    if (request.ownedEditReason !== undefined)
+      body.ownedEditReason = request.ownedEditReason;
+    if (request.changeReason !== undefined)
+      body.changeReason = request.changeReason;
     return this.written(`${secretPath(location)}?${query}`, {
       method: 'DELETE',
-      ...(request.ownedEditReason === undefined
-        ? {}
-        : { body: { ownedEditReason: request.ownedEditReason } }),
+      ...(Object.keys(body).length === 0 ? {} : { body }),
     });
   }
 
@@ -246,7 +256,7 @@ export class KryptonClient implements KryptonApi {
 
   restoreVersion(
     location: SecretLocation,
-    request: RestoreRequest,
+    request: RestoreRequest & ChangeReasonField,
   ): Promise<SecretWriteAnswer> {
     return this.written(`${secretPath(location)}/restore`, {
       method: 'POST',
@@ -304,6 +314,35 @@ export class KryptonClient implements KryptonApi {
 
   requestOwnerSync(location: SecretLocation): Promise<OwnerSyncResult> {
     return this.json(`${secretPath(location)}/owner-sync`, { method: 'POST' });
+  }
+
+  listChangeRequests(location: SecretLocation): Promise<ChangeRequestList> {
+    return this.json(changeRequestsPath(location));
+  }
+
+  getChangeRequest(
+    location: SecretLocation,
+    id: string,
+  ): Promise<ChangeRequest> {
+    return this.json(`${changeRequestsPath(location)}/${seg(id)}`);
+  }
+
+  waitingChangeRequests(scope: {
+    cluster?: string;
+  }): Promise<ChangeRequestList> {
+    return this.json(`${clusterPath(scope)}/change-requests`);
+  }
+
+  decideChangeRequest(
+    location: SecretLocation,
+    id: string,
+    decision: ChangeRequestDecision,
+  ): Promise<ChangeRequest> {
+    const { action, ...body } = decision;
+    return this.json(`${changeRequestsPath(location)}/${seg(id)}/${action}`, {
+      method: 'POST',
+      body,
+    });
   }
 
   startStorageRewrite(scope: {

@@ -28,6 +28,7 @@ describe('KryptonPage without create, update and storage rewrite permissions', (
     server.use(
       http.get(`${baseUrl}/config`, () => HttpResponse.json(kryptonConfig())),
       http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
+      http.get(/\/change-requests$/, () => HttpResponse.json({ items: [] })),
       http.get(/\/namespaces$/, () =>
         HttpResponse.json({ error: 'Access denied.' }, { status: 403 }),
       ),

@@ -70,6 +70,7 @@ function serveBasics() {
     http.get(/\/storage-rewrite\/last$/, () => HttpResponse.json({ runs: [] })),
     http.get(/\/namespaces$/, () => HttpResponse.json({ items: ['demo'] })),
     http.get(/\/deleted-secrets$/, () => HttpResponse.json({ items: [] })),
+    http.get(/\/change-requests$/, () => HttpResponse.json({ items: [] })),
     http.get(/\/storage-rewrite\/migrations$/, () =>
       HttpResponse.json({ served: false, migrations: [] }),
     ),
@@ -154,6 +155,61 @@ describe('KryptonPage', () => {
       'href',
       '/krypton/secret/demo/remote?cluster=prod',
     );
+  });
+
+  it('lists the change requests that wait for the user on the chosen cluster, each linked to its review', async () => {
+    serveBasics();
+    const waiting = (cluster: string, name: string) => ({
+      id: `id-${name}`,
+      cluster,
+      namespace: 'payments',
+      name,
+      uid: 'u',
+      baseRevision: '1',
+      change: { operation: 'restore', version: 4 },
+      reason: '',
+      requestedBy: 'user:default/bob',
+      requestedAt: '2026-12-06T09:00:00.000Z',
+      expiresAt: '2099-12-07T09:00:00.000Z',
+      policy: {
+        requiredApprovals: 1,
+        approvers: ['group:default/team-a'],
+        allowSelfApproval: false,
+        enforcement: 'hard',
+        bypassGroups: [],
+      },
+      state: 'pending',
+      decisions: [],
+    });
+    server.use(
+      http.get(`${baseUrl}/change-requests`, () =>
+        HttpResponse.json({ items: [waiting('local', 'stripe-key')] }),
+      ),
+      http.get(`${baseUrl}/clusters/prod/change-requests`, () =>
+        HttpResponse.json({ items: [] }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/krypton');
+
+    const table = await screen.findByRole('table', {
+      name: 'Waiting for your approval',
+    });
+    expect(
+      within(table).getByRole('link', { name: 'payments/stripe-key' }),
+    ).toHaveAttribute(
+      'href',
+      '/krypton/secret/payments/stripe-key/changes?request=id-stripe-key',
+    );
+    expect(within(table).getByText('Restore version 4')).toBeInTheDocument();
+    expect(within(table).getByText('user:default/bob')).toBeInTheDocument();
+
+    // On a cluster where nothing waits, the card is gone rather than empty.
+    await user.selectOptions(screen.getByLabelText('Cluster'), 'prod');
+    await screen.findByRole('link', { name: 'payments' });
+    expect(
+      screen.queryByRole('table', { name: 'Waiting for your approval' }),
+    ).toBeNull();
   });
 
   it('opens a namespace from the first view, which follows the chosen cluster', async () => {

@@ -8,6 +8,7 @@ export const SECRET_TABS = [
   { id: 'access' },
   { id: 'history' },
   { id: 'consumers' },
+  { id: 'changes' },
 ] as const;
 export type SecretTabId = (typeof SECRET_TABS)[number]['id'];
 

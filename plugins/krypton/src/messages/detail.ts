@@ -12,6 +12,7 @@ export const detailMessages = {
     access: 'Access',
     history: 'History',
     consumers: 'Consumers',
+    changes: 'Changes',
   },
   loadFailed: 'Could not load the Secret',
   identityFailed: 'Could not read your identity',

@@ -647,8 +647,13 @@ describe('change requests (four eyes)', () => {
     };
     const deadline = Date.now() + 15_000;
     let titles: string[] = [];
+    let links: string[] = [];
     while (Date.now() < deadline) {
-      titles = (await inbox('alice')).map(n => n.payload.title);
+      const notes = await inbox('alice');
+      titles = notes.map(n => n.payload.title);
+      links = notes
+        .filter(n => n.payload.title.startsWith('Change to '))
+        .map(n => n.payload.link);
       if (
         titles.includes(`Change to Secret ${ns.name}/db approved and applied`)
       )
@@ -658,6 +663,13 @@ describe('change requests (four eyes)', () => {
     expect(titles).toContain(
       `Change to Secret ${ns.name}/db approved and applied`,
     );
+    // Each links to its review on the Secret's Changes tab.
+    for (const link of links)
+      expect(link).toMatch(
+        new RegExp(
+          `^/krypton/secret/${ns.name}/[a-z0-9-]+/changes\\?cluster=[^&]+&request=[0-9a-f-]{36}$`,
+        ),
+      );
     const bobs = (await inbox('bob')).map(n => n.payload.title);
     expect(bobs).toContain(`Change to Secret ${ns.name}/ends withdrawn`);
 

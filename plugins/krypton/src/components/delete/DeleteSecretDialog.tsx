@@ -19,6 +19,12 @@ import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
 import { ActionDecision } from '../access/decide';
+import {
+  ChangeReasonInput,
+  requestOf,
+  useChangeReason,
+  useChangeRequested,
+} from '../changes';
 import { formatVersion } from '../list/secretRows';
 import {
   OwnedEditReasonField,
@@ -168,6 +174,9 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
   // The owner of the revision under review decides: the delete is pinned to it.
   const owned = useOwnedEditReason(summary.owner);
   const ownedReasonId = useId();
+  const change = useChangeReason(summary.approval);
+  const changeReasonId = useId();
+  const onRequested = useChangeRequested();
 
   let blocked: string | undefined;
   if (!decision.allowed)
@@ -199,8 +208,16 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
         // Sent either way, so the request and the audit log state the choice explicitly.
         keepHistory,
         ...owned.request,
+        ...change.request,
       });
     } catch (err) {
+      const requested = requestOf(err);
+      if (requested && onRequested) {
+        // Nothing was deleted: the dialog closes as on Cancel, and the page tells of the request.
+        props.onClose();
+        onRequested(requested);
+        return;
+      }
       setFailure(deleteFailure(err));
       props.onFailed?.();
       return;
@@ -242,6 +259,13 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
   };
 
   const where = `${summary.namespace}/${summary.name}`;
+  let deleteLabel: string = change.approval
+    ? t('changes.request')
+    : t('delete.dialog.delete');
+  if (busy === 'deleting')
+    deleteLabel = change.approval
+      ? t('changes.requesting')
+      : t('delete.dialog.deleting');
   return (
     <Dialog
       open
@@ -324,6 +348,11 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
               state={owned}
               disabled={busy !== undefined}
             />
+            <ChangeReasonInput
+              id={changeReasonId}
+              state={change}
+              disabled={busy !== undefined}
+            />
             {superseded && !failure && (
               <Alert severity="info">
                 {t('delete.dialog.superseded', {
@@ -367,9 +396,7 @@ export function DeleteSecretDialog(props: DeleteSecretDialogProps) {
             disabled={blocked !== undefined || busy !== undefined}
             aria-describedby={blocked ? reasonId : undefined}
           >
-            {busy === 'deleting'
-              ? t('delete.dialog.deleting')
-              : t('delete.dialog.delete')}
+            {deleteLabel}
           </Button>
         </DialogActions>
       </form>

@@ -75,6 +75,7 @@ export const AccessTab = (props: AccessTabProps) => {
         title={t('detail.access.editTitle')}
         initial={initial}
         scope="metadata"
+        approval={secret.approval}
       />
     );
   }

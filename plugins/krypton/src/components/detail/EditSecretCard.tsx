@@ -1,5 +1,9 @@
 import { InfoCard } from '@backstage/core-components';
-import { SecretSummary, SecretWriteAnswer } from '@krypton/core';
+import {
+  SecretApproval,
+  SecretSummary,
+  SecretWriteAnswer,
+} from '@krypton/core';
 import Button from '@material-ui/core/Button';
 import { ReactNode } from 'react';
 import { SecretLocation } from '../../api/KryptonApi';
@@ -30,6 +34,8 @@ export function EditSecretCard(
     /** What the form edits: everything (the default), or the description and the rules only. */
     scope?: SecretFormScope;
     decisions: ActionDecisions;
+    /** The live Secret's approval policy, from its summary: a save then asks for approval. */
+    approval?: SecretApproval;
     /** Notices above the form. */
     children?: ReactNode;
   },
@@ -56,6 +62,7 @@ export function EditSecretCard(
         // An owner who may not reveal the values still edits the rules: the form then loads the
         // metadata only and never sends data.
         keepValues={decisions.reveal.allowed}
+        approval={props.approval}
         onDirtyChange={props.onDirtyChange}
         onReloaded={props.onReloaded}
         onSaved={props.onSaved}

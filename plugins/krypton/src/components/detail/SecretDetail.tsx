@@ -3,7 +3,12 @@ import {
   ResponseErrorPanel,
   WarningPanel,
 } from '@backstage/core-components';
-import { DeleteResult, SecretSummary, SecretWriteAnswer } from '@krypton/core';
+import {
+  ChangeRequest,
+  DeleteResult,
+  SecretSummary,
+  SecretWriteAnswer,
+} from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Tab from '@material-ui/core/Tab';
@@ -11,6 +16,7 @@ import Tabs from '@material-ui/core/Tabs';
 import { makeStyles } from '@material-ui/core/styles';
 import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@material-ui/lab/Alert';
+import AlertTitle from '@material-ui/lab/AlertTitle';
 import {
   ReactNode,
   useCallback,
@@ -34,6 +40,11 @@ import { useKryptonConfig } from '../access/useKryptonConfig';
 import { usePrincipal } from '../access/usePrincipal';
 import { useSecretPermissions } from '../access/useSecretPermissions';
 import { DEFAULT_SECRET_TAB, SECRET_TABS, SecretTabId } from '../secretLink';
+import {
+  ApprovalNotice,
+  ChangeRequestedProvider,
+  ChangesTab,
+} from '../changes';
 import { ConsumersTab } from '../consumers';
 import {
   DeleteSecretButton,
@@ -94,6 +105,8 @@ export interface SecretDetailProps {
   onStartRestoreUsed?: () => void;
   /** The catalog entity the user came from: its workloads come first on the Consumers tab. */
   entityRef?: string;
+  /** The change request that the Changes tab opens for review (a notification's link). */
+  openRequest?: string;
   /**
    * Whether the page around the view names the Secret already (as the Krypton page's header
    * does), so that the facts card does not repeat the name as its title. A host that lists
@@ -153,6 +166,9 @@ export const SecretDetail = (props: SecretDetailProps) => {
   const [elsewhere, setElsewhere] = useState<ChangeElsewhere>();
   /** Counts the history reloads the page asked for (a change made elsewhere, a delete's outcome). */
   const [historyReloads, setHistoryReloads] = useState(0);
+  /** The change request that a write of this page became, and how many it made. */
+  const [requested, setRequested] = useState<ChangeRequest>();
+  const [requests, setRequests] = useState(0);
 
   const access = useMemo(() => {
     if (!metadata || !identity.principal) return undefined;
@@ -227,6 +243,21 @@ export const SecretDetail = (props: SecretDetailProps) => {
     },
     [reloadLive],
   );
+
+  // A write that became a change request ends its form or dialog like a save (nothing was
+  // written, and the draft's change waits in the request) and points at the Changes tab.
+  const onRequested = useCallback((request: ChangeRequest) => {
+    setDirty(false);
+    setEditing(undefined);
+    setRequested(request);
+    setRequests(n => n + 1);
+  }, []);
+
+  // An approval on this page that applied the change: the page moves to the Secret it wrote.
+  const onApplied = () => {
+    setHistoryReloads(n => n + 1);
+    reloadLive().catch(() => undefined);
+  };
 
   if (deleted) {
     return <DeletedNotice secret={deleted.secret} result={deleted.result} />;
@@ -318,182 +349,212 @@ export const SecretDetail = (props: SecretDetailProps) => {
     else go();
   };
 
-  // Opens the Consumers tab: through its address when the tabs are routed.
-  const restartAction = routed ? (
-    <Button
-      color="inherit"
-      component={RouterLink}
-      to={routed.href('consumers')}
-    >
-      {t('detail.restartConsumers')}
-    </Button>
-  ) : (
-    <Button color="inherit" onClick={() => setOwnTab('consumers')}>
-      {t('detail.restartConsumers')}
-    </Button>
-  );
+  // Opens another tab: through its address when the tabs are routed.
+  const tabButton = (to: SecretTabId, label: string) =>
+    routed ? (
+      <Button color="inherit" component={RouterLink} to={routed.href(to)}>
+        {label}
+      </Button>
+    ) : (
+      <Button color="inherit" onClick={() => setOwnTab(to)}>
+        {label}
+      </Button>
+    );
+  const restartAction = tabButton('consumers', t('detail.restartConsumers'));
 
   return (
-    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      {config.error && (
-        <WarningPanel
-          title={t('detail.settingsFailed')}
-          message={config.error.message}
+    <ChangeRequestedProvider value={onRequested}>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        {config.error && (
+          <WarningPanel
+            title={t('detail.settingsFailed')}
+            message={config.error.message}
+          />
+        )}
+        <DiscardDraftDialog
+          open={discarding !== undefined}
+          onKeep={() => setDiscarding(undefined)}
+          onDiscard={() => {
+            discarding?.go();
+            setDiscarding(undefined);
+          }}
         />
-      )}
-      <DiscardDraftDialog
-        open={discarding !== undefined}
-        onKeep={() => setDiscarding(undefined)}
-        onDiscard={() => {
-          discarding?.go();
-          setDiscarding(undefined);
-        }}
-      />
-      <ChangesElsewhere
-        location={location}
-        summary={metadata}
-        change={elsewhere}
-        editing={editing !== undefined}
-        onChange={onChangedElsewhere}
-        onDismiss={() => setElsewhere(undefined)}
-      />
-      {pending && (
-        <PendingDeletionNotice
-          secret={metadata}
-          result={pending}
-          onDismiss={() => setPending(undefined)}
-        />
-      )}
-      {restored && (
-        <Alert
-          severity="success"
-          onClose={() => setRestored(undefined)}
-          action={
-            decisions.restart.allowed && tab !== 'consumers'
-              ? restartAction
-              : undefined
-          }
-        >
-          {t('detail.restored', {
-            version: String(restored.version ?? NO_VERSION),
-          })}
-        </Alert>
-      )}
-      <SecretFacts
-        secret={metadata}
-        location={location}
-        namedByPage={props.namedByPage}
-      />
-      <Box display="flex" justifyContent="flex-end">
-        <DeleteSecretButton
+        <ChangesElsewhere
           location={location}
           summary={metadata}
-          decisions={decisions}
-          reloadLive={reloadAfterDelete}
-          onDeleted={onDeleted}
-          onPending={onPending}
-          // A delete that failed may still have removed snapshots before it stopped.
-          onFailed={() => setHistoryReloads(n => n + 1)}
+          change={elsewhere}
+          editing={editing !== undefined}
+          onChange={onChangedElsewhere}
+          onDismiss={() => setElsewhere(undefined)}
         />
-      </Box>
-      <Box>
-        <Tabs
-          value={tab}
-          // Routed tabs change through their links (and the address), not here.
-          onChange={(_e, next: SecretTabId) => {
-            if (!routed) setOwnTab(next);
-          }}
-          aria-label={t('detail.tabs.label')}
-          indicatorColor="primary"
-          textColor="primary"
-          variant="scrollable"
-          scrollButtons="auto"
-        >
-          {SECRET_TABS.map(({ id }) =>
-            routed ? (
-              <Tab
-                key={id}
-                value={id}
-                label={t(`detail.tabs.${id}`)}
-                classes={{ root: classes.tab }}
-                id={`${baseId}-tab-${id}`}
-                aria-controls={`${baseId}-panel-${id}`}
-                component={RouterLink}
-                to={routed.href(id)}
-              />
-            ) : (
-              <Tab
-                key={id}
-                value={id}
-                label={t(`detail.tabs.${id}`)}
-                classes={{ root: classes.tab }}
-                id={`${baseId}-tab-${id}`}
-                aria-controls={`${baseId}-panel-${id}`}
-              />
-            ),
-          )}
-        </Tabs>
-        <TabPanel
-          baseId={baseId}
-          tab="values"
-          current={tab}
-          keepMounted={editing === 'values'}
-        >
-          <ValuesTab
-            location={location}
-            summary={metadata}
-            values={values}
-            decisions={decisions}
-            editing={editing === 'values'}
-            onEdit={onEdit('values')}
-            onDirtyChange={setDirty}
-            onReloaded={onFormReloaded}
-            onSaved={onSaved}
-          />
-        </TabPanel>
-        <TabPanel
-          baseId={baseId}
-          tab="access"
-          current={tab}
-          keepMounted={editing === 'access'}
-        >
-          <AccessTab
-            location={location}
+        {pending && (
+          <PendingDeletionNotice
             secret={metadata}
-            decisions={decisions}
-            role={access.role}
-            editing={editing === 'access'}
-            onEdit={onEdit('access')}
-            onDirtyChange={setDirty}
-            onReloaded={onFormReloaded}
-            onSaved={onSaved}
+            result={pending}
+            onDismiss={() => setPending(undefined)}
           />
-        </TabPanel>
-        <TabPanel baseId={baseId} tab="history" current={tab}>
-          <HistoryTab
+        )}
+        {restored && (
+          <Alert
+            severity="success"
+            onClose={() => setRestored(undefined)}
+            action={
+              decisions.restart.allowed && tab !== 'consumers'
+                ? restartAction
+                : undefined
+            }
+          >
+            {t('detail.restored', {
+              version: String(restored.version ?? NO_VERSION),
+            })}
+          </Alert>
+        )}
+        {requested && (
+          <Alert
+            severity="info"
+            onClose={() => setRequested(undefined)}
+            action={
+              tab !== 'changes'
+                ? tabButton('changes', t('changes.requested.open'))
+                : undefined
+            }
+          >
+            <AlertTitle>{t('changes.requested.title')}</AlertTitle>
+            {t('changes.requested.body', {
+              id: requested.id,
+              count: requested.policy.requiredApprovals,
+            })}
+          </Alert>
+        )}
+        {metadata.approval && tab !== 'changes' && (
+          <ApprovalNotice approval={metadata.approval} />
+        )}
+        <SecretFacts
+          secret={metadata}
+          location={location}
+          namedByPage={props.namedByPage}
+        />
+        <Box display="flex" justifyContent="flex-end">
+          <DeleteSecretButton
             location={location}
             summary={metadata}
-            // Values that a failed refresh left behind are not the live ones.
-            live={values.error ? undefined : values.secret}
-            liveLoading={values.loading}
-            loadLive={mayReveal ? values.load : undefined}
             decisions={decisions}
-            reloadLive={reloadLive}
-            onRestored={onRestored}
-            startRestore={props.startRestore}
-            onStartRestoreUsed={props.onStartRestoreUsed}
-            reloads={historyReloads}
+            reloadLive={reloadAfterDelete}
+            onDeleted={onDeleted}
+            onPending={onPending}
+            // A delete that failed may still have removed snapshots before it stopped.
+            onFailed={() => setHistoryReloads(n => n + 1)}
           />
-        </TabPanel>
-        <TabPanel baseId={baseId} tab="consumers" current={tab}>
-          <ConsumersTab
-            location={location}
-            summary={metadata}
-            decisions={decisions}
-            entityRef={props.entityRef}
-          />
-        </TabPanel>
+        </Box>
+        <Box>
+          <Tabs
+            value={tab}
+            // Routed tabs change through their links (and the address), not here.
+            onChange={(_e, next: SecretTabId) => {
+              if (!routed) setOwnTab(next);
+            }}
+            aria-label={t('detail.tabs.label')}
+            indicatorColor="primary"
+            textColor="primary"
+            variant="scrollable"
+            scrollButtons="auto"
+          >
+            {SECRET_TABS.map(({ id }) =>
+              routed ? (
+                <Tab
+                  key={id}
+                  value={id}
+                  label={t(`detail.tabs.${id}`)}
+                  classes={{ root: classes.tab }}
+                  id={`${baseId}-tab-${id}`}
+                  aria-controls={`${baseId}-panel-${id}`}
+                  component={RouterLink}
+                  to={routed.href(id)}
+                />
+              ) : (
+                <Tab
+                  key={id}
+                  value={id}
+                  label={t(`detail.tabs.${id}`)}
+                  classes={{ root: classes.tab }}
+                  id={`${baseId}-tab-${id}`}
+                  aria-controls={`${baseId}-panel-${id}`}
+                />
+              ),
+            )}
+          </Tabs>
+          <TabPanel
+            baseId={baseId}
+            tab="values"
+            current={tab}
+            keepMounted={editing === 'values'}
+          >
+            <ValuesTab
+              location={location}
+              summary={metadata}
+              values={values}
+              decisions={decisions}
+              editing={editing === 'values'}
+              onEdit={onEdit('values')}
+              onDirtyChange={setDirty}
+              onReloaded={onFormReloaded}
+              onSaved={onSaved}
+            />
+          </TabPanel>
+          <TabPanel
+            baseId={baseId}
+            tab="access"
+            current={tab}
+            keepMounted={editing === 'access'}
+          >
+            <AccessTab
+              location={location}
+              secret={metadata}
+              decisions={decisions}
+              role={access.role}
+              editing={editing === 'access'}
+              onEdit={onEdit('access')}
+              onDirtyChange={setDirty}
+              onReloaded={onFormReloaded}
+              onSaved={onSaved}
+            />
+          </TabPanel>
+          <TabPanel baseId={baseId} tab="history" current={tab}>
+            <HistoryTab
+              location={location}
+              summary={metadata}
+              // Values that a failed refresh left behind are not the live ones.
+              live={values.error ? undefined : values.secret}
+              liveLoading={values.loading}
+              loadLive={mayReveal ? values.load : undefined}
+              decisions={decisions}
+              reloadLive={reloadLive}
+              onRestored={onRestored}
+              startRestore={props.startRestore}
+              onStartRestoreUsed={props.onStartRestoreUsed}
+              reloads={historyReloads}
+            />
+          </TabPanel>
+          <TabPanel baseId={baseId} tab="consumers" current={tab}>
+            <ConsumersTab
+              location={location}
+              summary={metadata}
+              decisions={decisions}
+              entityRef={props.entityRef}
+            />
+          </TabPanel>
+          <TabPanel baseId={baseId} tab="changes" current={tab}>
+            <ChangesTab
+              location={location}
+              summary={metadata}
+              principal={access.inputs.principal}
+              reloads={requests}
+              open={props.openRequest}
+              onApplied={onApplied}
+            />
+          </TabPanel>
+        </Box>
       </Box>
-    </Box>
+    </ChangeRequestedProvider>
   );
 };

@@ -49,8 +49,9 @@ function searchWithout(search: URLSearchParams, ...names: string[]): string {
 /**
  * The detail view's route: /secret/:namespace/:name/:tab? where the tab is one of SECRET_TABS
  * (none opens Values), with optional ?cluster=, ?rollback=1 (open the restore flow, on the
- * history tab) and ?entity= (the catalog entity the user came from, whose workloads the
- * Consumers tab lists first). Links from before the tabs were routed (?tab=history, as older
+ * history tab), ?entity= (the catalog entity the user came from, whose workloads the
+ * Consumers tab lists first) and ?request= (the change request the Changes tab opens for review,
+ * as notifications and the platform page link it). Links from before the tabs were routed (?tab=history, as older
  * notifications carry) are redirected to the tab's path.
  *
  * Tab links are built from the address the page was reached at, so the view works wherever the
@@ -99,7 +100,7 @@ export const SecretDetailPage = () => {
   }
   const tab: SecretTabId = segment ?? DEFAULT_SECRET_TAB;
   // The cluster and the entity the user came from stay; the one-off rollback does not.
-  const tabQuery = searchWithout(search, 'tab', 'rollback');
+  const tabQuery = searchWithout(search, 'tab', 'rollback', 'request');
   const tabHref = (next: SecretTabId) => `${detailPath}/${next}${tabQuery}`;
 
   return (
@@ -136,6 +137,9 @@ export const SecretDetailPage = () => {
             )
           }
           entityRef={entityRef}
+          openRequest={
+            tab === 'changes' ? search.get('request') || undefined : undefined
+          }
           onDeleted={(secret, result) => {
             const state: DeletedState = {
               deleted: {

@@ -48,6 +48,7 @@ export const ValuesTab = (props: ValuesTabProps) => {
         title={t('detail.values.editTitle')}
         secret={secret}
         initial={secret}
+        approval={props.summary.approval}
       >
         {values.error && (
           <Box mb={2}>

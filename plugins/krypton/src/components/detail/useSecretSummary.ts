@@ -40,15 +40,17 @@ export function useSecretSummary(location: SecretLocation): SecretSummaryState {
     refresh().catch(() => undefined);
   }, [refresh]);
 
-  // Write answers and value reads carry neither the policy's answers nor the sizes: the last
-  // summary's answers stand until the next summary, as the buttons' guide (the backend judges
-  // every action again), and its sizes while the revision is the same.
+  // Write answers and value reads carry neither the policy's answers, the approval policy nor the
+  // sizes: the last summary's answers and approval stand until the next summary, as the buttons'
+  // guide (the backend judges every action again), and its sizes while the revision is the same.
   const replace = useCallback((summary: SecretSummary) => {
     latest.current += 1;
     setState(s => {
       const before = s.summary;
       const next = { ...summary };
       if (!next.policy && before?.policy) next.policy = before.policy;
+      if (!next.approval && before?.approval && before.uid === next.uid)
+        next.approval = before.approval;
       if (
         !next.keySizes &&
         before?.keySizes &&

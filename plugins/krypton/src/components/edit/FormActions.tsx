@@ -5,6 +5,8 @@ import { useKryptonT } from '../../translation';
 
 export interface FormActionsProps {
   isEdit: boolean;
+  /** Whether a save asks for approval instead of writing (the Secret's changes need it). */
+  requestsApproval?: boolean;
   saving: boolean;
   reloading: boolean;
   /** Why the form may not be submitted now; shown next to the disabled button. */
@@ -19,7 +21,11 @@ export function FormActions(props: FormActionsProps) {
   const { isEdit, blocked, reasonId } = props;
   const t = useKryptonT();
   let saveLabel: string = isEdit ? t('edit.form.save') : t('edit.form.create');
-  if (props.saving) saveLabel = t('edit.form.saving');
+  if (isEdit && props.requestsApproval) saveLabel = t('changes.request');
+  if (props.saving)
+    saveLabel = props.requestsApproval
+      ? t('changes.requesting')
+      : t('edit.form.saving');
   return (
     <>
       <Box display="flex" alignItems="center" style={{ gap: 8 }}>

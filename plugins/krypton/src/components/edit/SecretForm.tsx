@@ -1,8 +1,13 @@
-import { SecretWriteAnswer } from '@krypton/core';
+import { SecretApproval, SecretWriteAnswer } from '@krypton/core';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useId } from 'react';
 import { useKryptonT } from '../../translation';
+import {
+  ChangeReasonInput,
+  useChangeReason,
+  useChangeRequested,
+} from '../changes';
 import {
   OwnedEditReasonField,
   OwnershipBanner,
@@ -49,6 +54,11 @@ interface SecretFormCommonProps {
    * facts and its other actions' expected revision move forward with the draft.
    */
   onReloaded?: (live: SecretWriteAnswer) => void;
+  /**
+   * The live Secret's approval policy (its summary's): an edit then asks for approval, with the
+   * user's reason, and the Secret's page takes the change request it becomes.
+   */
+  approval?: SecretApproval;
 }
 
 /**
@@ -86,6 +96,7 @@ export function SecretForm(props: SecretFormProps) {
   // Reload latest that finds another owner moves the rule with it.
   const owned = useOwnedEditReason(isEdit ? baseline?.owner : undefined);
   const blocked = model.blocked ?? owned.blocked;
+  const reason = useChangeReason(isEdit ? props.approval : undefined);
   const requests = useSaveAndReload({
     model: {
       ...model,
@@ -93,11 +104,13 @@ export function SecretForm(props: SecretFormProps) {
       updateRequest: model.updateRequest && {
         ...model.updateRequest,
         ...owned.request,
+        ...reason.request,
       },
     },
     canEditAccess,
     onSaved,
     onReloaded,
+    onRequested: useChangeRequested(),
   });
   const { saving, reloading, reload } = requests;
   const busy = saving || reloading;
@@ -203,9 +216,11 @@ export function SecretForm(props: SecretFormProps) {
           )}
 
           <OwnedEditReasonField id={`${fieldId}-owned-reason`} state={owned} />
+          <ChangeReasonInput id={`${fieldId}-change-reason`} state={reason} />
 
           <FormActions
             isEdit={isEdit}
+            requestsApproval={reason.approval !== undefined}
             saving={saving}
             reloading={reloading}
             blocked={blocked}

@@ -4,6 +4,7 @@ import { FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { Failure, failureOf } from '../../api/failure';
 import { useKryptonT } from '../../translation';
+import { OnChangeRequested, requestOf } from '../changes/changeRequested';
 import { keptAnswer, withoutValues } from '../writeAnswer';
 import { buildCreateRequest } from './draft';
 import { SecretFormModel } from './useSecretFormModel';
@@ -25,6 +26,8 @@ export interface SaveAndReloadOptions {
   canEditAccess: boolean;
   onSaved: (secret: SecretWriteAnswer) => void;
   onReloaded?: (live: SecretWriteAnswer) => void;
+  /** Takes an update that became a change request; without it, the save error says so. */
+  onRequested?: OnChangeRequested;
 }
 
 export interface SaveAndReload {
@@ -49,7 +52,7 @@ const describe = (failure: Failure, fallback: string) =>
  * saving the draft, each pinning its answer as the new baseline, and what they failed with.
  */
 export function useSaveAndReload(options: SaveAndReloadOptions): SaveAndReload {
-  const { model, canEditAccess, onSaved, onReloaded } = options;
+  const { model, canEditAccess, onSaved, onReloaded, onRequested } = options;
   const { draft, startPin, target, setTarget, namespace, isEdit } = model;
   const { keepValues, updateRequest, blocked } = model;
   const api = useApi(kryptonApiRef);
@@ -117,6 +120,11 @@ export function useSaveAndReload(options: SaveAndReloadOptions): SaveAndReload {
       commit(saved);
       onSaved(saved);
     } catch (e) {
+      const requested = requestOf(e);
+      if (requested && onRequested) {
+        onRequested(requested);
+        return;
+      }
       const failure = failureOf(e);
       // On create, 409 means the name is taken: there is nothing to reload.
       if (

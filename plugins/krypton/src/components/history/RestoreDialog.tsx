@@ -29,6 +29,12 @@ import {
   OwnershipBanner,
   useOwnedEditReason,
 } from '../owner';
+import {
+  ChangeReasonInput,
+  requestOf,
+  useChangeReason,
+  useChangeRequested,
+} from '../changes';
 import { KeyDiffTable } from './KeyDiffTable';
 import { serverMessage } from './useVersionHistory';
 import { useVersionValues } from './useVersionValues';
@@ -168,6 +174,9 @@ export function RestoreDialog(props: RestoreDialogProps) {
   // The owner of the revision under review decides: the restore is pinned to it.
   const owned = useOwnedEditReason(pinned.summary.owner);
   const reasonId = useId();
+  const change = useChangeReason(pinned.summary.approval);
+  const changeReasonId = useId();
+  const onRequested = useChangeRequested();
 
   const restore = async () => {
     owned.touch();
@@ -185,9 +194,17 @@ export function RestoreDialog(props: RestoreDialogProps) {
         version: target.version,
         resourceVersion: pinned.summary.resourceVersion,
         ...owned.request,
+        ...change.request,
       });
       props.onRestored(secret);
     } catch (e) {
+      const requested = requestOf(e);
+      if (requested && onRequested) {
+        // Nothing was restored: the dialog closes as on Cancel, and the page tells of the request.
+        props.onCancel();
+        onRequested(requested);
+        return;
+      }
       setFailure(restoreFailure(e));
     } finally {
       inFlight.current = false;
@@ -211,6 +228,13 @@ export function RestoreDialog(props: RestoreDialogProps) {
   };
 
   const archivedAs = pinned.summary.version;
+  let restoreLabel: string = change.approval
+    ? t('changes.request')
+    : t('history.restore.restore');
+  if (busy === 'restore')
+    restoreLabel = change.approval
+      ? t('changes.requesting')
+      : t('history.restore.restoring');
   return (
     <Dialog
       open
@@ -252,6 +276,15 @@ export function RestoreDialog(props: RestoreDialogProps) {
             <OwnedEditReasonField
               id={reasonId}
               state={owned}
+              disabled={busy !== undefined}
+            />
+          </Box>
+        )}
+        {change.approval && (
+          <Box mb={2}>
+            <ChangeReasonInput
+              id={changeReasonId}
+              state={change}
               disabled={busy !== undefined}
             />
           </Box>
@@ -326,9 +359,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
             owned.blocked !== undefined
           }
         >
-          {busy === 'restore'
-            ? t('history.restore.restoring')
-            : t('history.restore.restore')}
+          {restoreLabel}
         </Button>
       </DialogActions>
     </Dialog>

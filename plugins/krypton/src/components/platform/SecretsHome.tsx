@@ -7,6 +7,7 @@ import Box from '@material-ui/core/Box';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { useKryptonT } from '../../translation';
+import { WaitingRequests } from '../changes';
 import { DeletedNotice } from '../delete';
 import { deletedStateOf } from '../detail/deletedState';
 import { useKryptonConfig } from '../access/useKryptonConfig';
@@ -66,6 +67,11 @@ export const SecretsHome = () => {
             message={config.error}
           />
         )}
+        <WaitingRequests
+          key={apiCluster ?? ''}
+          cluster={apiCluster}
+          href={href}
+        />
         <LocationPicker
           clusters={clusterChoices(config.clusters, cluster)}
           cluster={cluster}
