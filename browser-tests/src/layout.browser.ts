@@ -40,6 +40,8 @@ interface View {
 const SECRET = 'database-credentials';
 /** A Secret of this file with two kept versions, so that History shows a table. */
 const WITH_HISTORY = 'layout-with-history';
+/** A Secret of this file whose changes need approval, with one change request waiting. */
+const COVERED = 'layout-covered';
 const ENTITY = '/catalog/default/component/payments-api';
 
 const VIEWS: View[] = [
@@ -86,6 +88,14 @@ const VIEWS: View[] = [
     ready: page => page.getByRole('rowheader', { name: 'payments-api' }),
   },
   {
+    name: 'secret-changes',
+    path: `${detailPath(COVERED)}/changes`,
+    ready: page =>
+      page
+        .getByRole('table', { name: `Change requests of ${COVERED}` })
+        .getByText('Pending'),
+  },
+  {
     name: 'storage-rewrite',
     path: '/krypton/storage-rewrite',
     ready: page => page.getByText('Last run per namespace'),
@@ -125,6 +135,13 @@ describe('the layout of every view', () => {
     });
     await updateThroughKrypton(WITH_HISTORY, { password: b64('second') });
     await updateThroughKrypton(WITH_HISTORY, { password: b64('third') });
+    await createManagedSecret(
+      COVERED,
+      { password: 'first' },
+      { 'krypton.io/required-approvals': '1' },
+    );
+    // Answered 202: the update waits as a change request.
+    await updateThroughKrypton(COVERED, { password: 'second' });
   });
   afterAll(async () => {
     await browser?.close();

@@ -52,18 +52,28 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A browser context signed in as the demo's guest (user:default/guest of team-a), allowed to use
+ * The example portal's two demo users, both of team-a: the guest (`user:default/guest`) and the
+ * reviewer (`user:default/reviewer`), who approves what the guest requests.
+ */
+export type DemoUser = 'guest' | 'reviewer';
+
+/**
+ * A browser context signed in as one of the demo's users (by default the guest), allowed to use
  * the clipboard so that Copy can be checked against what it really wrote.
  *
- * The first context of a stack signs in through the sign-in page and keeps the browser state
- * that the sign-in left (the guest provider's choice in local storage, and cookies); later
- * contexts start from it, as a returning browser does, and the app signs them in on their first
- * page load instead of loading the sign-in page once more.
+ * The guest's first context of a stack signs in through the sign-in page and keeps the browser
+ * state that the sign-in left (the guest provider's choice in local storage, and cookies); later
+ * guest contexts start from it, as a returning browser does, and the app signs them in on their
+ * first page load instead of loading the sign-in page once more.
  */
 export async function signedInContext(
   browser: Browser,
+  user: DemoUser = 'guest',
 ): Promise<BrowserContext> {
-  const { appUrl, signInStateFile } = stack();
+  const { appUrl } = stack();
+  // The reviewer signs in afresh in each context: only the guest's sign-in is kept for reuse.
+  const signInStateFile =
+    user === 'guest' ? stack().signInStateFile : undefined;
   const saved =
     signInStateFile && existsSync(signInStateFile)
       ? signInStateFile
@@ -85,7 +95,10 @@ export async function signedInContext(
   if (saved) return context;
   const page = await context.newPage();
   await page.goto('/');
-  const enter = page.getByRole('button', { name: 'Enter' });
+  // The guest's card enters; the reviewer's (a provider of the example app's own) signs in.
+  const enter = page.getByRole('button', {
+    name: user === 'guest' ? 'Enter' : 'Sign In',
+  });
   await enter.click();
   await enter.waitFor({ state: 'detached' });
   if (signInStateFile) {
@@ -238,7 +251,10 @@ async function guestToken(): Promise<string> {
   return body.backstageIdentity.token;
 }
 
-/** Updates a Secret's text values through Krypton as the guest, so that it gains a version. */
+/**
+ * Updates a Secret's text values through Krypton as the guest, so that it gains a version; where
+ * its changes need approval, the update becomes a change request (202) instead.
+ */
 export async function updateThroughKrypton(
   name: string,
   data: Record<string, string>,

@@ -2,7 +2,7 @@ import { render, waitFor } from '@testing-library/react';
 import App from './App';
 
 describe('App', () => {
-  it('renders the sign-in page with guest sign-in', async () => {
+  it('renders the sign-in page with the two demo users', async () => {
     process.env = {
       NODE_ENV: 'test',
       APP_CONFIG: [
@@ -19,5 +19,11 @@ describe('App', () => {
     await waitFor(() =>
       expect(rendered.getByText('Guest')).toBeInTheDocument(),
     );
+    expect(rendered.getByText('Reviewer')).toBeInTheDocument();
+    expect(
+      rendered.getByText(
+        'Sign in as the demo reviewer, user:default/reviewer of team-a.',
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
+import { approvalBlock } from './approvalBlock';
 import { ConsumersSection } from './consumers/ConsumersSection';
 import { HeadlampKrypton } from './engines';
 import { HistorySection } from './history/HistorySection';
@@ -110,8 +111,21 @@ export function KryptonSecretSection(props: KryptonSecretSectionProps) {
       </Typography>
     );
   } else {
+    const approval = approvalBlock(
+      secret.native,
+      krypton.settings.annotationPrefix,
+    );
     body = (
       <>
+        {approval && (
+          <Alert severity="info">
+            <AlertTitle>{text.approval.title}</AlertTitle>
+            <Typography variant="body2" paragraph>
+              {text.approval.notice(approval)}
+            </Typography>
+            <Typography variant="body2">{text.approval.rulesUnseen}</Typography>
+          </Alert>
+        )}
         <Part title={text.section.historyTitle}>
           <HistorySection krypton={krypton} secret={secret} />
         </Part>

@@ -320,6 +320,55 @@ describe('KryptonSecretSection: restore', () => {
   });
 });
 
+describe('KryptonSecretSection: a Secret whose changes need approval', () => {
+  it('says so, offers no restore, and writes nothing; a Secret without the annotation restores', async () => {
+    const env = inMemoryKrypton();
+    env.put('db', { password: 'p1' });
+    await env.update('db', { password: 'p2' });
+    const current = await env.gateway.get(SECRETS, NS, 'db');
+    env.gateway.put(SECRETS, NS, {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        annotations: {
+          ...current.metadata.annotations,
+          'krypton.io/required-approvals': '2',
+        },
+      },
+    });
+    const view = await show(env, 'db');
+    const block =
+      "its krypton.io/required-approvals annotation asks 2 approvals for every change, which Krypton's portal requests and applies once approved; Headlamp writes at once, with your own identity.";
+    expect(await screen.findByText('Changes need approval')).toBeTruthy();
+    expect(
+      screen.getByText(
+        `Krypton in Headlamp does not restore this Secret: ${block}`,
+      ),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(/may also require approval by its own rules/),
+    ).toBeTruthy();
+    const restore = within(await rowOf('v1')).getByRole('button', {
+      name: 'Restore v1',
+    });
+    expect((restore as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(`Restore is not offered: ${block}`)).toBeTruthy();
+    fireEvent.click(restore);
+    const live = await env.gateway.get(SECRETS, NS, 'db');
+    expect(live.data).toEqual(encode({ password: 'p2' }));
+    view.unmount();
+
+    // The same Secret without the annotation offers its restore.
+    env.gateway.put(SECRETS, NS, current);
+    await show(env, 'db');
+    const open = within(await rowOf('v1')).getByRole('button', {
+      name: 'Restore v1',
+    });
+    expect((open as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByText('Changes need approval')).toBeNull();
+  });
+});
+
 describe('KryptonSecretSection: owned Secrets', () => {
   const esoLabels = {
     'krypton.io/managed-by': 'krypton',

@@ -74,6 +74,17 @@ export const text = {
     restoreVersion: (version: number) => `Restore v${version}`,
     restoreBlocked: (reason: string) => `Restore is not offered: ${reason}`,
   },
+  approval: {
+    title: 'Changes need approval',
+    block: (approvals: number, annotation: string) =>
+      `its ${annotation} annotation asks ${approvals} ${
+        approvals === 1 ? 'approval' : 'approvals'
+      } for every change, which Krypton's portal requests and applies once approved; Headlamp writes at once, with your own identity.`,
+    notice: (block: string) =>
+      `Krypton in Headlamp does not restore this Secret: ${block}`,
+    rulesUnseen:
+      "Krypton's backend may also require approval by its own rules, which Headlamp cannot read.",
+  },
   owner: {
     /** The rule of an owner that asks for a reason, which this plugin has no field for. */
     needsReason: (tool: string) =>

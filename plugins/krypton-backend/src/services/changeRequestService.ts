@@ -593,6 +593,13 @@ export class ChangeRequestService {
       ownershipEntityRefs: [request.requestedBy, ...request.requesterGroups],
     });
     const engine = this.engineWith(ctx.gateways.krypton);
+    // What a delete removes, for the notice of it; the apply itself reads the live Secret anew.
+    const deleting =
+      request.change.operation === 'delete'
+        ? await ctx.live
+            .loadMetadata(request.namespace, request.name)
+            .catch(() => undefined)
+        : undefined;
     let outcome: ChangeApplyOutcome;
     try {
       outcome = await engine.apply(
@@ -619,6 +626,7 @@ export class ChangeRequestService {
       );
       throw err;
     }
+    this.announce(ctx, request, outcome, deleting);
     const now = new Date();
     const end = endOf(outcome, done);
     const appliedVersion = appliedVersionOf(outcome);
@@ -638,6 +646,42 @@ export class ChangeRequestService {
       now,
     );
     return this.ended(ctx.gateways.krypton, after, by);
+  }
+
+  /**
+   * Tells of an applied change as a direct write tells of itself: the owners of the entities that
+   * link the Secret are notified, and its open pages are signalled, so that the requester's page
+   * sees the Secret move.
+   */
+  private announce(
+    ctx: SecretRequestContext,
+    request: StoredChangeRequest,
+    outcome: ChangeApplyOutcome,
+    deleting: NativeSecret | undefined,
+  ) {
+    if (outcome.outcome !== 'applied') return;
+    const { change } = request;
+    const write = outcome.write;
+    if ('secret' in write) {
+      const written = {
+        version: ctx.live.toSummary(write.secret).version,
+        resourceVersion: write.secret.metadata.resourceVersion ?? '',
+        ...ctx.changeOf(write.secret),
+        owned: write.owned,
+      };
+      this.deps.notifier.notify(
+        change.operation === 'restore'
+          ? { event: 'restore', restoredVersion: change.version, ...written }
+          : { event: 'update', ...written },
+      );
+    } else if (deleting) {
+      this.deps.notifier.notify({
+        event: 'delete',
+        ...write.result,
+        ...ctx.changeOf(deleting),
+        owned: write.owned,
+      });
+    }
   }
 
   /** Removes an ended request's proposal; a failure leaves it to the storage rewrite and the sweep. */

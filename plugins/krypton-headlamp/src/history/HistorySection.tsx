@@ -26,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import { Fragment, useId, useMemo, useState } from 'react';
 import { HeadlampKrypton } from '../engines';
 import { text } from '../messages';
+import { approvalBlock } from '../approvalBlock';
 import { ownedChangeBlock } from '../owner/ownedBlock';
 import { ShownSecret } from '../shownSecret';
 import { RelativeTime } from '../time/RelativeTime';
@@ -253,7 +254,10 @@ export function HistorySection(props: {
   // RBAC is the only gate here, and the API server applies it to the restore itself; the
   // Secret's owner may rule the change out for everyone, which the engine would refuse (409).
   const core = restoreBlockOf(dto, true);
-  const block = core ? BLOCK_TEXT[core] : ownedChangeBlock(dto.owner);
+  const block = core
+    ? BLOCK_TEXT[core]
+    : ownedChangeBlock(dto.owner) ??
+      approvalBlock(secret.native, krypton.settings.annotationPrefix);
   const limit = krypton.settings.historyLimit;
 
   // The revision on screen when the user opened the confirmation: if Headlamp shows a newer one

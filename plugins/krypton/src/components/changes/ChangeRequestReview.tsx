@@ -81,9 +81,17 @@ export function ChangeRequestReview(props: {
 
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      <Box display="flex" alignItems="center" style={{ gap: 8 }}>
+      <Box
+        display="flex"
+        flexWrap="wrap"
+        alignItems="center"
+        style={{ gap: 8 }}
+      >
+        {/* The id stays whole, hyphens and all: in a narrow window it takes a line of its own. */}
         <Typography variant="h6" component="h3">
-          {t('changes.review.title', { id: request.id })}
+          {t('changes.review.title', {
+            id: <span style={{ whiteSpace: 'nowrap' }}>{request.id}</span>,
+          })}
         </Typography>
         <StateChip state={request.state} />
       </Box>

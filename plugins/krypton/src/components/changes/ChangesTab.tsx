@@ -13,9 +13,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
-import { makeStyles } from '@material-ui/core/styles';
 import Alert from '@material-ui/lab/Alert';
-import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
 import { useCallback, useEffect, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
@@ -24,6 +22,7 @@ import { ApprovalNotice } from './ApprovalNotice';
 import { ChangeRequestReview } from './ChangeRequestReview';
 import { changeTitle } from './describeChange';
 import { StateChip } from './StateChip';
+import { RefText, useTableStyles } from './tableParts';
 import { useChangeRequestList } from './useChangeRequestList';
 
 const DONE_STATES = [
@@ -34,8 +33,6 @@ const DONE_STATES = [
   'withdrawn',
   'stale',
 ] as const;
-
-const useStyles = makeStyles({ visuallyHidden: VISUALLY_HIDDEN });
 
 const approvalsOf = (request: ChangeRequest) =>
   request.decisions.filter(d => d.decision === 'approve').length;
@@ -159,13 +156,14 @@ function RequestTable(props: {
   onReview: (id: string) => void;
 }) {
   const t = useKryptonT();
-  const classes = useStyles();
+  const classes = useTableStyles();
   if (props.items.length === 0)
     return <Typography variant="body2">{t('changes.tab.empty')}</Typography>;
   return (
     <Box overflow="auto">
       <Table
         size="small"
+        className={classes.table}
         aria-label={t('changes.table.label', { name: props.name })}
       >
         <TableHead>
@@ -189,8 +187,8 @@ function RequestTable(props: {
                 <StateChip state={request.state} />
               </TableCell>
               <TableCell>{changeTitle(request.change, t)}</TableCell>
-              <TableCell style={{ overflowWrap: 'anywhere' }}>
-                {request.requestedBy}
+              <TableCell>
+                <RefText value={request.requestedBy} />
               </TableCell>
               <TableCell>
                 <RelativeTime value={request.requestedAt} />
@@ -205,6 +203,7 @@ function RequestTable(props: {
                 <Button
                   size="small"
                   variant="outlined"
+                  className={classes.noWrap}
                   onClick={() => props.onReview(request.id)}
                   aria-label={t('changes.table.reviewLabel', {
                     id: request.id,

@@ -16,6 +16,7 @@ import { useKryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
 import { RelativeTime } from '../time/RelativeTime';
 import { changeTitle } from './describeChange';
+import { RefText, useTableStyles } from './tableParts';
 import { useChangeRequestList } from './useChangeRequestList';
 
 /**
@@ -37,6 +38,7 @@ export function WaitingRequests(props: {
   // Any request the user is a party to may have started or stopped waiting for them.
   const concerns = useCallback(() => true, []);
   const list = useChangeRequestList(load, concerns);
+  const classes = useTableStyles();
 
   if (list.error && !list.items) {
     return (
@@ -54,7 +56,11 @@ export function WaitingRequests(props: {
         titleTypographyProps={{ component: 'h2', variant: 'h6' }}
       />
       <CardContent>
-        <Table size="small" aria-label={t('changes.waiting.title')}>
+        <Table
+          size="small"
+          className={classes.table}
+          aria-label={t('changes.waiting.title')}
+        >
           <TableHead>
             <TableRow>
               <TableCell>{t('changes.waiting.secret')}</TableCell>
@@ -73,18 +79,18 @@ export function WaitingRequests(props: {
               );
               return (
                 <TableRow key={request.id}>
-                  <TableCell style={{ overflowWrap: 'anywhere' }}>
+                  <TableCell>
                     {to ? (
                       <Link component={RouterLink} to={to}>
-                        {label}
+                        <RefText value={label} />
                       </Link>
                     ) : (
-                      label
+                      <RefText value={label} />
                     )}
                   </TableCell>
                   <TableCell>{changeTitle(request.change, t)}</TableCell>
-                  <TableCell style={{ overflowWrap: 'anywhere' }}>
-                    {request.requestedBy}
+                  <TableCell>
+                    <RefText value={request.requestedBy} />
                   </TableCell>
                   <TableCell>
                     <RelativeTime value={request.requestedAt} />
