@@ -37,6 +37,7 @@ import { HttpKubeGateway } from '../kubernetes/kubeGateway';
 import { AUDIT_EVENTS, AuditEvent } from './audit';
 import { admitSecretName } from './callers';
 import { ServiceDeps } from './deps';
+import { rememberingGate } from './secretGate';
 import {
   CallerInput,
   ClusterRequestContext,
@@ -593,19 +594,14 @@ export class ChangeRequestService {
       ownershipEntityRefs: [request.requestedBy, ...request.requesterGroups],
     });
     const engine = this.engineWith(ctx.gateways.krypton);
-    // What a delete removes, for the notice of it; the apply itself reads the live Secret anew.
-    const deleting =
-      request.change.operation === 'delete'
-        ? await ctx.live
-            .loadMetadata(request.namespace, request.name)
-            .catch(() => undefined)
-        : undefined;
+    // The Secret as the write's own gate read it, for the notice of a delete.
+    const { gate, admitted } = rememberingGate(ctx.gate);
     let outcome: ChangeApplyOutcome;
     try {
       outcome = await engine.apply(
         request,
         request.proposalUid,
-        { live: engines.live, versioned: engines.versioned, gate: ctx.gate },
+        { live: engines.live, versioned: engines.versioned, gate },
         requester,
       );
     } catch (err) {
@@ -626,7 +622,7 @@ export class ChangeRequestService {
       );
       throw err;
     }
-    this.announce(ctx, request, outcome, deleting);
+    this.announce(ctx, request, outcome, admitted());
     const now = new Date();
     const end = endOf(outcome, done);
     const appliedVersion = appliedVersionOf(outcome);
@@ -657,7 +653,7 @@ export class ChangeRequestService {
     ctx: SecretRequestContext,
     request: StoredChangeRequest,
     outcome: ChangeApplyOutcome,
-    deleting: NativeSecret | undefined,
+    admitted: NativeSecret | undefined,
   ) {
     if (outcome.outcome !== 'applied') return;
     const { change } = request;
@@ -674,11 +670,11 @@ export class ChangeRequestService {
           ? { event: 'restore', restoredVersion: change.version, ...written }
           : { event: 'update', ...written },
       );
-    } else if (deleting) {
+    } else if (admitted) {
       this.deps.notifier.notify({
         event: 'delete',
         ...write.result,
-        ...ctx.changeOf(deleting),
+        ...ctx.changeOf(admitted),
         owned: write.owned,
       });
     }

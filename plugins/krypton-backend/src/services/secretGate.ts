@@ -16,6 +16,28 @@ import { KryptonSecretResource } from '../permissions/resource';
 import { RequestPolicy, permissionsFor } from './requestPolicy';
 
 /**
+ * A gate that remembers the live Secret it last admitted: for a delete's notice, which needs the
+ * Secret as the delete's own gate read it (once it is gone nothing else can say, and another read
+ * would cost a request).
+ */
+export function rememberingGate(gate: LiveGate): {
+  gate: LiveGate;
+  admitted: () => NativeSecret | undefined;
+} {
+  let last: NativeSecret | undefined;
+  return {
+    gate: {
+      permit: gate.permit,
+      admit: (live, actions) => {
+        gate.admit(live, actions);
+        last = live;
+      },
+    },
+    admitted: () => last,
+  };
+}
+
+/**
  * The gate of a person who is not signed in now, a change request's requester when it is
  * applied: the Secret's access rules with their principal as it was when they asked. No
  * permission policy can be asked for them (it answers signed-in users only), so the policy's

@@ -21,7 +21,6 @@ import {
   UpdateSecretRequest,
   validateLabelSelector,
   LiveGate,
-  NativeSecret,
   VALUE_ACTIONS,
 } from '@krypton/core';
 import { AUDIT_EVENTS, ownedEditMeta } from './audit';
@@ -31,6 +30,7 @@ import { ChangeRequestService } from './changeRequestService';
 import { SecretRequestContext, SecretTarget } from './requestContext';
 import { permissionsFor } from './requestPolicy';
 import { ServiceDeps } from './deps';
+import { rememberingGate } from './secretGate';
 import { versionedWriteResult } from './versionedWrite';
 
 export interface ListOptions {
@@ -332,16 +332,8 @@ export class SecretsService {
       ...ctx.auditMeta(name),
       keepHistory: String(request.keepHistory),
     };
-    // The Secret as the delete's own gate read it, for the owners that select it by label: once
-    // it is gone nothing else can say, and another read would cost a request.
-    let deleted: NativeSecret | undefined;
-    const gate: LiveGate = {
-      permit: liveGate.permit,
-      admit: (live, actions) => {
-        liveGate.admit(live, actions);
-        deleted = live;
-      },
-    };
+    // The Secret as the delete's own gate read it, for the owners that select it by label.
+    const { gate, admitted } = rememberingGate(liveGate);
     return this.deps.audited(ctx, AUDIT_EVENTS.delete, meta, async () => {
       const report = await ctx.versioned.delete(
         ctx.namespace,
@@ -349,6 +341,7 @@ export class SecretsService {
         request,
         gate,
       );
+      const deleted = admitted();
       if (deleted) {
         this.deps.notifier.notify({
           event: 'delete',

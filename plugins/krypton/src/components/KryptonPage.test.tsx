@@ -15,6 +15,7 @@ import {
   policy,
   summary,
 } from '../__testUtils__/krypton';
+import { changeRequest } from '../__testUtils__/changeRequests';
 import { rootRouteRef } from '../routes';
 import { KryptonPage } from './KryptonPage';
 
@@ -159,28 +160,15 @@ describe('KryptonPage', () => {
 
   it('lists the change requests that wait for the user on the chosen cluster, each linked to its review', async () => {
     serveBasics();
-    const waiting = (cluster: string, name: string) => ({
-      id: `id-${name}`,
-      cluster,
-      namespace: 'payments',
-      name,
-      uid: 'u',
-      baseRevision: '1',
-      change: { operation: 'restore', version: 4 },
-      reason: '',
-      requestedBy: 'user:default/bob',
-      requestedAt: '2026-12-06T09:00:00.000Z',
-      expiresAt: '2099-12-07T09:00:00.000Z',
-      policy: {
-        requiredApprovals: 1,
-        approvers: ['group:default/team-a'],
-        allowSelfApproval: false,
-        enforcement: 'hard',
-        bypassGroups: [],
-      },
-      state: 'pending',
-      decisions: [],
-    });
+    const waiting = (cluster: string, name: string) =>
+      changeRequest({
+        id: `id-${name}`,
+        cluster,
+        namespace: 'payments',
+        name,
+        change: { operation: 'restore', version: 4 },
+        requestedBy: 'user:default/bob',
+      });
     server.use(
       http.get(`${baseUrl}/change-requests`, () =>
         HttpResponse.json({ items: [waiting('local', 'stripe-key')] }),

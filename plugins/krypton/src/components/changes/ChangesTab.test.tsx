@@ -11,11 +11,11 @@ import {
   kryptonConfig,
   secretDto,
 } from '../../__testUtils__/krypton';
+import { REQUEST_ID, changeRequest } from '../../__testUtils__/changeRequests';
 import { TestSignals, renderSecretPage } from '../../__testUtils__/secretPage';
 
 const server = setupServer();
 const secretUrl = `${baseUrl}/namespaces/demo/secrets/db`;
-const REQUEST_ID = '0b6f3c1e-2a4d-4c8e-9f10-3d5a7b9c1e2f';
 
 const approval: SecretApproval = {
   requiredApprovals: 1,
@@ -30,33 +30,6 @@ const bob = {
   userEntityRef: 'user:default/bob',
   ownershipEntityRefs: ['user:default/bob', 'group:default/team-a'],
 };
-
-function changeRequest(overrides: Partial<ChangeRequest> = {}): ChangeRequest {
-  const { data: _d, binaryData: _b, ...live } = secretDto();
-  return {
-    id: REQUEST_ID,
-    cluster: 'local',
-    namespace: 'demo',
-    name: 'db',
-    uid: live.uid,
-    baseRevision: live.resourceVersion,
-    change: { operation: 'update', values: true },
-    reason: 'Rotate: the password was in a build log.',
-    requestedBy: alice.userEntityRef,
-    requestedAt: '2026-12-06T09:00:00.000Z',
-    expiresAt: '2099-12-07T09:00:00.000Z',
-    policy: {
-      requiredApprovals: 1,
-      approvers: ['group:default/team-a'],
-      allowSelfApproval: false,
-      enforcement: 'hard',
-      bypassGroups: [],
-    },
-    state: 'pending',
-    decisions: [],
-    ...overrides,
-  };
-}
 
 /**
  * A covered demo/db: its summary carries the approval policy, its writes answer 202 with the

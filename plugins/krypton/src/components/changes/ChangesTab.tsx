@@ -17,12 +17,10 @@ import Alert from '@material-ui/lab/Alert';
 import { useCallback, useEffect, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
-import { RelativeTime } from '../time/RelativeTime';
 import { ApprovalNotice } from './ApprovalNotice';
 import { ChangeRequestReview } from './ChangeRequestReview';
-import { changeTitle } from './describeChange';
 import { StateChip } from './StateChip';
-import { RefText, useTableStyles } from './tableParts';
+import { RequestCells, RequestHeads, useTableStyles } from './tableParts';
 import { useChangeRequestList } from './useChangeRequestList';
 
 const DONE_STATES = [
@@ -169,9 +167,7 @@ function RequestTable(props: {
         <TableHead>
           <TableRow>
             <TableCell>{t('changes.table.state')}</TableCell>
-            <TableCell>{t('changes.table.change')}</TableCell>
-            <TableCell>{t('changes.table.requestedBy')}</TableCell>
-            <TableCell>{t('changes.table.requested')}</TableCell>
+            <RequestHeads />
             <TableCell>{t('changes.table.approvals')}</TableCell>
             <TableCell>
               <span className={classes.visuallyHidden}>
@@ -186,13 +182,7 @@ function RequestTable(props: {
               <TableCell>
                 <StateChip state={request.state} />
               </TableCell>
-              <TableCell>{changeTitle(request.change, t)}</TableCell>
-              <TableCell>
-                <RefText value={request.requestedBy} />
-              </TableCell>
-              <TableCell>
-                <RelativeTime value={request.requestedAt} />
-              </TableCell>
+              <RequestCells request={request} />
               <TableCell>
                 {t('changes.table.approvalsOf', {
                   count: approvalsOf(request),

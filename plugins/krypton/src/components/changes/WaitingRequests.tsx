@@ -14,9 +14,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
-import { RelativeTime } from '../time/RelativeTime';
-import { changeTitle } from './describeChange';
-import { RefText, useTableStyles } from './tableParts';
+import {
+  RefText,
+  RequestCells,
+  RequestHeads,
+  useTableStyles,
+} from './tableParts';
 import { useChangeRequestList } from './useChangeRequestList';
 
 /**
@@ -64,9 +67,7 @@ export function WaitingRequests(props: {
           <TableHead>
             <TableRow>
               <TableCell>{t('changes.waiting.secret')}</TableCell>
-              <TableCell>{t('changes.table.change')}</TableCell>
-              <TableCell>{t('changes.table.requestedBy')}</TableCell>
-              <TableCell>{t('changes.table.requested')}</TableCell>
+              <RequestHeads />
             </TableRow>
           </TableHead>
           <TableBody>
@@ -88,13 +89,7 @@ export function WaitingRequests(props: {
                       <RefText value={label} />
                     )}
                   </TableCell>
-                  <TableCell>{changeTitle(request.change, t)}</TableCell>
-                  <TableCell>
-                    <RefText value={request.requestedBy} />
-                  </TableCell>
-                  <TableCell>
-                    <RelativeTime value={request.requestedAt} />
-                  </TableCell>
+                  <RequestCells request={request} />
                 </TableRow>
               );
             })}

@@ -1,6 +1,11 @@
+import { ChangeRequest } from '@krypton/core';
 import { VISUALLY_HIDDEN } from '@krypton/plugin-krypton-react';
+import TableCell from '@material-ui/core/TableCell';
 import { makeStyles } from '@material-ui/core/styles';
 import { Fragment } from 'react';
+import { useKryptonT } from '../../translation';
+import { RelativeTime } from '../time/RelativeTime';
+import { changeTitle } from './describeChange';
 
 /**
  * Words stay whole in a narrow table (an 800 px window), as in History's versions: Backstage's
@@ -30,6 +35,35 @@ export function RefText(props: { value: string }) {
           {part}
         </Fragment>
       ))}
+    </>
+  );
+}
+
+/** The heads of the columns that every list of requests shows: what, by whom, when. */
+export function RequestHeads() {
+  const t = useKryptonT();
+  return (
+    <>
+      <TableCell>{t('changes.table.change')}</TableCell>
+      <TableCell>{t('changes.table.requestedBy')}</TableCell>
+      <TableCell>{t('changes.table.requested')}</TableCell>
+    </>
+  );
+}
+
+/** One request's cells under RequestHeads. */
+export function RequestCells(props: { request: ChangeRequest }) {
+  const { request } = props;
+  const t = useKryptonT();
+  return (
+    <>
+      <TableCell>{changeTitle(request.change, t)}</TableCell>
+      <TableCell>
+        <RefText value={request.requestedBy} />
+      </TableCell>
+      <TableCell>
+        <RelativeTime value={request.requestedAt} />
+      </TableCell>
     </>
   );
 }

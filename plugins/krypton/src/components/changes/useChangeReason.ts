@@ -11,7 +11,6 @@ export interface ChangeReasonState {
   approval?: SecretApproval;
   value: string;
   onChange: (value: string) => void;
-  reset: () => void;
   /** What a write carries: the reason, trimmed, only where a request is made and one was given. */
   request: ChangeReasonField;
 }
@@ -29,7 +28,6 @@ export function useChangeReason(
     approval,
     value,
     onChange: setValue,
-    reset: () => setValue(''),
     request: approval && trimmed ? { changeReason: trimmed } : {},
   };
 }
