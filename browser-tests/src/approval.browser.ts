@@ -1,5 +1,5 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { layoutProblems } from './layoutCheck';
+import { layoutProblemsAfterResize } from './layoutCheck';
 import {
   DEMO_NAMESPACE,
   createManagedSecret,
@@ -112,11 +112,27 @@ describe('four eyes: a change request between two people', () => {
         .click();
       await approver.getByText(REASON).waitFor();
       await approver.getByText('user:default/guest').first().waitFor();
+      // What the change does, key by key: no value until the reviewer reads and reveals one.
+      const comparison = approver.getByRole('table', {
+        name: 'Keys this change request changes',
+      });
+      const password = comparison.getByRole('row', { name: /^password/ });
+      await password.getByText('Changed').waitFor();
+      expect(await approver.getByText(AFTER).count()).toBe(0);
+      await approver
+        .getByRole('button', { name: 'Read the changed values' })
+        .click();
+      await approver
+        .getByRole('button', {
+          name: 'Reveal the value of password in proposed',
+        })
+        .click();
+      await comparison.getByText(AFTER).waitFor();
       const problems: Record<number, string[]> = {};
       for (const width of [1280, 800]) {
         await approver.setViewportSize({ width, height: 900 });
+        problems[width] = await layoutProblemsAfterResize(approver);
         await screenshot(approver, `approval-review-${width}`);
-        problems[width] = await layoutProblems(approver);
       }
       expect(problems).toEqual({ 1280: [], 800: [] });
       await approver.setViewportSize({ width: 1400, height: 1000 });

@@ -213,3 +213,17 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     return Array.from(new Set(problems));
   });
 }
+
+/**
+ * layoutProblems of a page whose window was just resized. MUI measures some parts on a debounced
+ * resize (the tabs' scroll buttons, after 166 ms), so a first look can catch them half-way: ask
+ * again while problems remain, for up to five seconds, and report the last answer.
+ */
+export async function layoutProblemsAfterResize(page: Page): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const problems = await layoutProblems(page);
+    if (problems.length === 0 || Date.now() > deadline) return problems;
+    await page.waitForTimeout(250);
+  }
+}

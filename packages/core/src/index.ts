@@ -48,6 +48,7 @@ export type {
 } from './approval/policy';
 export * from './approval/proposalSecret';
 export * from './approval/changeRequest';
+export * from './approval/changeDiff';
 
 // The engines, and the gateway interface they are written against.
 export * from './kubernetes/types';

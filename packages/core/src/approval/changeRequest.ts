@@ -185,6 +185,10 @@ export const CHANGE_REQUEST_MESSAGES = {
     'The requester may no longer make this change, so nothing was written.',
   proposalGone:
     'The proposed values are gone, so nothing was written. Request the change again.',
+  proposalMissing:
+    'The proposed values of this change request are gone. Request the change again.',
+  versionGone:
+    'The version that this change request would restore is no longer in the history.',
   interrupted:
     "Krypton stopped while applying this change. The Secret's history shows whether it was written; request it again if it was not.",
 } as const;
@@ -253,8 +257,12 @@ export function countedApprovals(
   return by.size;
 }
 
-/** Refuses (409) a request that no longer waits: being applied, or ended. */
-function admitWaiting(request: ChangeRequest) {
+/**
+ * Refuses (409) a request that no longer waits: being applied, or ended.
+ *
+ * @public
+ */
+export function admitWaiting(request: ChangeRequest) {
   if (request.state !== 'pending') {
     throw conflict(
       request.state === 'approved'

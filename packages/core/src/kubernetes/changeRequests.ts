@@ -1,9 +1,17 @@
-import { ChangeRequest, ProposedChange } from '../approval/changeRequest';
+import {
+  CHANGE_REQUEST_MESSAGES,
+  ChangeRequest,
+  ProposedChange,
+} from '../approval/changeRequest';
+import { unchangedDiff } from '../approval/changeDiff';
 import { ProposalRecord } from '../approval/proposalSecret';
 import { RestoreRequest, UpdateSecretRequest } from '../dto';
 import { KryptonError, messages } from '../errors';
+import { DiffSide, KeyDiff, keyDiff } from '../keyDiff';
+import { versionKeysSide, versionSide } from '../versionSides';
 import { LiveGate, LiveSecrets } from './liveSecrets';
 import { SecretProposals } from './secretProposals';
+import { keysSide, valueSide } from './secretViews';
 import { NativeSecret } from './types';
 import {
   DeleteOutcomeReport,
@@ -209,11 +217,100 @@ export class ChangeRequestEngine {
     }
   }
 
+  /**
+   * What a waiting request would do to `live` (the Secret as the party's gates admitted it), key
+   * by key. With `values` (the party may reveal them) the values are compared, the proposal or the
+   * version read for them, and the entries carry texts that the caller must strip before they
+   * leave; without, keys only. Undefined when the proposed keys cannot be known without values.
+   */
+  async compare(
+    request: ChangeRequest,
+    proposalUid: string | undefined,
+    live: NativeSecret,
+    party: ChangeParty,
+    values: boolean,
+  ): Promise<KeyDiff | undefined> {
+    const sideOf = values ? valueSide : keysSide;
+    const from = sideOf(live.data);
+    const { change } = request;
+    switch (change.operation) {
+      case 'delete':
+        return keyDiff(from, valueSide({}));
+      case 'restore': {
+        const to = await this.versionSide(request, party, values);
+        return to && keyDiff(from, to);
+      }
+      default: {
+        if (!change.values) return unchangedDiff(from);
+        const proposal = await this.proposalOf(request, proposalUid);
+        if (!proposal)
+          throw new KryptonError(
+            'conflict',
+            CHANGE_REQUEST_MESSAGES.proposalMissing,
+          );
+        return keyDiff(from, sideOf(proposal.data));
+      }
+    }
+  }
+
+  /** The side of the version a restore request would bring back: its values, or its recorded keys. */
+  private async versionSide(
+    request: ChangeRequest,
+    party: ChangeParty,
+    values: boolean,
+  ): Promise<DiffSide | undefined> {
+    const { namespace, name, change } = request;
+    if (change.operation !== 'restore') return undefined;
+    try {
+      if (values) {
+        const version = await party.versioned.version(
+          namespace,
+          name,
+          change.version,
+          party.gate,
+        );
+        return versionSide(version);
+      }
+      const listed = (
+        await party.versioned.versions(namespace, name, party.gate)
+      ).find(v => v.version === change.version);
+      if (!listed)
+        throw new KryptonError('not_found', messages.versionNotFound);
+      return versionKeysSide(listed);
+    } catch (err) {
+      if (
+        err instanceof KryptonError &&
+        err.message === messages.versionNotFound
+      )
+        throw new KryptonError('conflict', CHANGE_REQUEST_MESSAGES.versionGone);
+      throw err;
+    }
+  }
+
   /** Removes a request's proposal, if it has one; true when one was removed. */
   async discard(
     request: Pick<ChangeRequest, 'namespace' | 'id'>,
   ): Promise<boolean> {
     return this.proposals.remove(request.namespace, request.id);
+  }
+
+  /** The request's proposal, when it is still the one the request saved for its Secret and base. */
+  private async proposalOf(
+    request: ChangeRequest,
+    proposalUid: string | undefined,
+  ): Promise<ProposalRecord | undefined> {
+    if (!proposalUid) return undefined;
+    const proposal = await this.proposals.read(
+      request.namespace,
+      request.id,
+      proposalUid,
+    );
+    return proposal &&
+      proposal.secret === request.name &&
+      proposal.sourceUid === request.uid &&
+      proposal.baseRevision === request.baseRevision
+      ? proposal
+      : undefined;
   }
 
   /**
@@ -255,19 +352,8 @@ export class ChangeRequestEngine {
           ownedEditReason,
         };
         if (!change.values) return { operation: 'update', request: update };
-        if (!proposalUid) return undefined;
-        const proposal = await this.proposals.read(
-          request.namespace,
-          request.id,
-          proposalUid,
-        );
-        if (
-          !proposal ||
-          proposal.secret !== request.name ||
-          proposal.sourceUid !== request.uid ||
-          proposal.baseRevision !== request.baseRevision
-        )
-          return undefined;
+        const proposal = await this.proposalOf(request, proposalUid);
+        if (!proposal) return undefined;
         // No text values and the complete map as binary values: the update writes exactly the
         // proposed map (mergeData), whatever the keys hold.
         return {

@@ -1,4 +1,5 @@
 import { SecretAction } from '../secretActions';
+import { DiffSide } from '../keyDiff';
 import {
   KryptonKeys,
   parseVersionCounter,
@@ -56,6 +57,33 @@ export function splitData(native: Record<string, string> | undefined): {
     else data[key] = text;
   }
   return { data, binaryData };
+}
+
+/**
+ * A native data map as one side of a key diff, with its values: text where it is lossless, the
+ * original base64 otherwise.
+ *
+ * @public
+ */
+export function valueSide(
+  native: Record<string, string> | undefined,
+): DiffSide {
+  const split = splitData(native);
+  return {
+    keys: Object.keys(native ?? {}),
+    binaryKeys: Object.keys(split.binaryData),
+    values: split,
+  };
+}
+
+/**
+ * The same side without its values: which keys there are, and which of them are binary.
+ *
+ * @public
+ */
+export function keysSide(native: Record<string, string> | undefined): DiffSide {
+  const { keys, binaryKeys } = valueSide(native);
+  return { keys, binaryKeys };
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { SERVICE_ACCOUNT_TOKEN_TYPE } from '../secretTraits';
 import { LiveGate, LiveSecrets } from './liveSecrets';
 import { OwnedEdit } from './ownedEdits';
-import { splitData } from './secretViews';
+import { splitData, valueSide } from './secretViews';
 import { WriteCheck, requiredActions } from './writePlan';
 import { versionSummary } from './snapshots';
 import { NativeSecret, Preconditions } from './types';
@@ -463,13 +463,4 @@ export class VersionedSecrets {
     if (record.description !== undefined) dto.description = record.description;
     return dto;
   }
-}
-
-function valueSide(native: Record<string, string> | undefined): DiffSide {
-  const split = splitData(native);
-  return {
-    keys: Object.keys(native ?? {}),
-    binaryKeys: Object.keys(split.binaryData),
-    values: split,
-  };
 }

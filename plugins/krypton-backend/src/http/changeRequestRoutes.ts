@@ -6,10 +6,12 @@ import { callerOf, targetOf } from './target';
 
 const REQUEST = '/namespaces/:namespace/secrets/:name/change-requests/:id';
 const WAITING_QUERY = {} as const satisfies QuerySchema;
+// `keys` names the keys whose texts the comparison may carry: a value read of those keys only.
+const DIFF_QUERY = { keys: 'keyList' } as const satisfies QuerySchema;
 
 /**
- * Change requests: a Secret's requests, one request, the decisions on it, and the requests that
- * wait for the signed-in user.
+ * Change requests: a Secret's requests, one request, its comparison with the live Secret, the
+ * decisions on it, and the requests that wait for the signed-in user.
  */
 export function changeRequestRoutes(
   router: Router,
@@ -40,6 +42,20 @@ export function changeRequestRoutes(
     withQuery(NO_QUERY, async (req, res) => {
       res.json(
         await changeRequests.get(targetOf(req), req.params.name, req.params.id),
+      );
+    }),
+  );
+
+  router.get(
+    `${REQUEST}/diff`,
+    withQuery(DIFF_QUERY, async (req, res, query) => {
+      res.json(
+        await changeRequests.diff(
+          targetOf(req),
+          req.params.name,
+          req.params.id,
+          query,
+        ),
       );
     }),
   );

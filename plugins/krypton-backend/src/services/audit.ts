@@ -36,6 +36,7 @@ export const AUDIT_EVENTS = {
     severityLevel: 'medium',
   },
   changeBypass: { eventId: 'change-request-bypass', severityLevel: 'high' },
+  changeDiff: { eventId: 'change-request-diff', severityLevel: 'medium' },
   changeExpire: { eventId: 'change-request-expire', severityLevel: 'low' },
   changeInterrupted: {
     eventId: 'change-request-interrupted',

@@ -5,6 +5,7 @@ import {
   ChangeApplyOutcome,
   ChangeRequest,
   ChangeRequestAnswer,
+  ChangeRequestDiff,
   ChangeRequestEngine,
   ChangeRequestState,
   KryptonError,
@@ -14,6 +15,7 @@ import {
   RequestedChange,
   SecretProposals,
   admitBypass,
+  admitWaiting,
   SecretApproval,
   admitWithdrawal,
   decide,
@@ -25,8 +27,10 @@ import {
   isExpired,
   kindOfRef,
   parseChangeTextBody,
+  revealedOnly,
   secretApprovalPolicy,
   tryNormalizeEntityRef,
+  VALUE_ACTIONS,
 } from '@krypton/core';
 import { randomUUID } from 'node:crypto';
 import {
@@ -379,6 +383,32 @@ export class ChangeRequestService {
     return publicRequest(await this.load(ctx, name, id));
   }
 
+  /** A request is answered only under its own Secret's path. */
+  private underPath(
+    ctx: SecretRequestContext,
+    name: string,
+    found: StoredChangeRequest | undefined,
+  ): StoredChangeRequest | undefined {
+    return found && found.namespace === ctx.namespace && found.name === name
+      ? found
+      : undefined;
+  }
+
+  /** The stored request under this Secret's path, for a caller the live Secret's gate admitted. */
+  private async stored(
+    ctx: SecretRequestContext,
+    name: string,
+    id: string,
+  ): Promise<StoredChangeRequest> {
+    const request = this.underPath(
+      ctx,
+      name,
+      await this.store.get(ctx.cluster.name, id),
+    );
+    if (!request) throw notFound();
+    return request;
+  }
+
   /**
    * The stored request, after the caller's gate on the live Secret; once the Secret is gone, for
    * the request's requester and approvers only.
@@ -388,12 +418,9 @@ export class ChangeRequestService {
     name: string,
     id: string,
   ): Promise<StoredChangeRequest> {
-    const found = await this.store.get(ctx.cluster.name, id);
-    // A request is answered only under its own Secret's path.
-    const request =
-      found && found.namespace === ctx.namespace && found.name === name
-        ? found
-        : undefined;
+    const request = await this.store
+      .get(ctx.cluster.name, id)
+      .then(found => this.underPath(ctx, name, found));
     try {
       await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate, {
         metadataOnly: true,
@@ -408,6 +435,61 @@ export class ChangeRequestService {
     }
     if (!request) throw notFound();
     return request;
+  }
+
+  /**
+   * A waiting request's comparison with the live Secret now, for a caller who may read the
+   * Secret: key by key, the values compared only for a caller who may reveal them. Texts leave only
+   * for the keys named in `keys`: a value read, gated and audited like one, with the names asked
+   * for. The proposal itself is never answered.
+   */
+  async diff(
+    target: SecretTarget,
+    name: string,
+    id: string,
+    options: { keys?: readonly string[] } = {},
+  ): Promise<ChangeRequestDiff> {
+    admitSecretName(name);
+    admitRequestId(id);
+    const ctx = await this.deps.callers.context(target);
+    ctx.askEarly(VALUE_ACTIONS);
+    const { keys } = options;
+    const meta = {
+      ...ctx.auditMeta(name),
+      changeRequest: id,
+      ...(keys === undefined ? {} : { keys: keys.join(',') }),
+    };
+    return this.deps.audited(ctx, AUDIT_EVENTS.changeDiff, meta, async () => {
+      // Naming keys is a value read, refused as one; otherwise values are compared only where
+      // the caller could read them.
+      const live =
+        keys === undefined
+          ? await ctx.live.loadGated(ctx.namespace, name, ['read'], ctx.gate)
+          : await ctx.live.get(ctx.namespace, name, ctx.gate);
+      const request = await this.stored(ctx, name, id);
+      admitWaiting(request);
+      const values =
+        keys !== undefined ||
+        ctx.mayReveal(
+          live,
+          (await ctx.policyAnswers(ctx.resourceOf(live))).reveal,
+        );
+      const diff = await this.engineWith(ctx.gateways.krypton).compare(
+        request,
+        request.proposalUid,
+        live,
+        { live: ctx.live, versioned: ctx.versioned, gate: ctx.gate },
+        values,
+      );
+      const result: ChangeRequestDiff = {
+        resourceVersion: live.metadata.resourceVersion ?? '',
+      };
+      if (diff) result.diff = revealedOnly(diff, keys ?? []);
+      return {
+        result,
+        meta: { valuesCompared: diff?.valuesCompared ?? false },
+      };
+    });
   }
 
   async approve(

@@ -2,6 +2,7 @@ import { createApiRef } from '@backstage/core-plugin-api';
 import {
   AdoptSecretRequest,
   ChangeRequest,
+  ChangeRequestDiff,
   ChangeRequestList,
   ConsumerVersionsResult,
   ConsumersResult,
@@ -201,6 +202,15 @@ export interface KryptonApi {
     location: SecretLocation,
     id: string,
   ): Promise<ChangeRequest>;
+  /**
+   * A pending request compared with the live Secret, key by key. Without `keys` it carries no
+   * value; with them, the texts of those keys on both sides: a value read, audited.
+   */
+  getChangeRequestDiff(
+    location: SecretLocation,
+    id: string,
+    options?: { keys?: readonly string[] },
+  ): Promise<ChangeRequestDiff>;
   /** The pending requests of the cluster that wait for the signed-in user's decision. */
   waitingChangeRequests(scope: {
     cluster?: string;

@@ -473,7 +473,7 @@ describe('KryptonClient', () => {
         const text = await req.text();
         seen.push({
           method: req.method,
-          path: new URL(req.url).pathname,
+          path: new URL(req.url).pathname + new URL(req.url).search,
           body: text ? JSON.parse(text) : undefined,
         });
         return HttpResponse.json(
@@ -491,6 +491,10 @@ describe('KryptonClient', () => {
           `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests/:id`,
           record,
         ),
+        http.get(
+          `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests/:id/diff`,
+          record,
+        ),
         http.post(
           `${baseUrl}/clusters/c%201/namespaces/ns/secrets/db/change-requests/:id/:action`,
           record,
@@ -503,6 +507,10 @@ describe('KryptonClient', () => {
         items: [request],
       });
       expect(await client.getChangeRequest(location, 'r/1')).toEqual(request);
+      await client.getChangeRequestDiff(location, 'r/1');
+      await client.getChangeRequestDiff(location, 'r/1', {
+        keys: ['a b', 'c'],
+      });
       expect(await client.waitingChangeRequests({})).toEqual({
         items: [request],
       });
@@ -533,6 +541,8 @@ describe('KryptonClient', () => {
       ).toEqual([
         ['GET', root, undefined],
         ['GET', `${root}/r%2F1`, undefined],
+        ['GET', `${root}/r%2F1/diff`, undefined],
+        ['GET', `${root}/r%2F1/diff?keys=a+b%2Cc`, undefined],
         ['GET', '/api/krypton/change-requests', undefined],
         ['GET', '/api/krypton/clusters/c%201/change-requests', undefined],
         ['POST', `${root}/r%2F1/approve`, {}],

@@ -3,6 +3,7 @@ import {
   AdoptSecretRequest,
   ChangeRequest,
   ChangeRequestAnswer,
+  ChangeRequestDiff,
   ChangeRequestList,
   ConsumerVersionsResult,
   ConsumersResult,
@@ -325,6 +326,19 @@ export class KryptonClient implements KryptonApi {
     id: string,
   ): Promise<ChangeRequest> {
     return this.json(`${changeRequestsPath(location)}/${seg(id)}`);
+  }
+
+  getChangeRequestDiff(
+    location: SecretLocation,
+    id: string,
+    options: { keys?: readonly string[] } = {},
+  ): Promise<ChangeRequestDiff> {
+    const suffix = options.keys
+      ? `?${new URLSearchParams({ keys: options.keys.join(',') })}`
+      : '';
+    return this.json(
+      `${changeRequestsPath(location)}/${seg(id)}/diff${suffix}`,
+    );
   }
 
   waitingChangeRequests(scope: {

@@ -103,6 +103,24 @@ export const changesMessages = {
     consumersNone: 'No workload reads this Secret.',
     loadFailed: 'Could not load the change request',
   },
+  compare: {
+    title: 'What this change does',
+    tableLabel: 'Keys this change request changes',
+    what: 'the comparison',
+    live: 'live',
+    proposed: 'proposed',
+    version: 'version {{version}}',
+    afterDelete: 'after the delete',
+    keysOnlyReason: "you may not reveal this Secret's values.",
+    keysUnknown:
+      'The keys of the version to restore were too many to record: only someone who may reveal values sees this comparison.',
+    notRead: 'not read',
+    read: 'Read the changed values',
+    reading: 'Reading…',
+    readNote:
+      'One value read of the keys that change, recorded in the audit log; each value stays hidden until you reveal it.',
+    unreachable: 'Krypton could not be reached.',
+  },
   decide: {
     approve: 'Approve',
     reject: 'Reject',

@@ -6,7 +6,11 @@ import {
   startPostgres,
   useTestNamespace,
 } from '@krypton/kube-testenv';
-import { CHANGE_REQUEST_MESSAGES, ChangeRequest } from '@krypton/core';
+import {
+  CHANGE_REQUEST_MESSAGES,
+  ChangeRequest,
+  ChangeRequestDiff,
+} from '@krypton/core';
 import knexFactory, { Knex } from 'knex';
 import request from 'supertest';
 import { b64 } from '../../__testUtils__/history';
@@ -14,6 +18,7 @@ import {
   KryptonTestBackend,
   as,
   startKryptonBackend,
+  testPolicy,
 } from '../../__testUtils__/testBackend';
 
 const ALICE = 'user:default/alice';
@@ -117,6 +122,21 @@ describe('change requests (four eyes)', () => {
     ).items;
   const getRequest = (name: string, id: string, user = 'alice') =>
     call(api().get(`${base()}/${name}/change-requests/${id}`), user);
+  const diffOf = (name: string, id: string, user: string, keys?: string) =>
+    call(
+      api().get(
+        `${base()}/${name}/change-requests/${id}/diff${
+          keys ? `?keys=${keys}` : ''
+        }`,
+      ),
+      user,
+    );
+  const changesOf = (res: Answer) =>
+    (res.body as unknown as ChangeRequestDiff).diff!.entries.map(e => [
+      e.key,
+      e.change,
+      e.kind,
+    ]);
   const proposalOf = (id: string) =>
     admin.getSecret(ns.name, `krypton-p-${id}`);
 
@@ -127,6 +147,7 @@ describe('change requests (four eyes)', () => {
       tier?: string;
       owners?: string;
       annotations?: Record<string, string>;
+      data?: Record<string, string>;
     } = {},
   ) {
     const res = await admin.createSecret(ns.name, {
@@ -143,7 +164,7 @@ describe('change requests (four eyes)', () => {
           ...options.annotations,
         },
       },
-      data: { password: b64('before') },
+      data: options.data ?? { password: b64('before') },
     });
     return res;
   }
@@ -434,13 +455,19 @@ describe('change requests (four eyes)', () => {
       change: { operation: 'restore', version: 1 },
       policy: { requiredApprovals: 2, approvers: [BOB, CAROL] },
     });
-    // A restore proposes no values: the version holds them.
+    // A restore proposes no values: the version holds them, and the review compares with it.
     expect((await proposalOf(restoring.id)).status).toBe(404);
+    expect(changesOf(await diffOf('pair', restoring.id, 'bob'))).toEqual([
+      ['password', 'changed', 'text'],
+    ]);
     const one = await decide('pair', restoring.id, 'approve', 'bob');
     expect(one.body).toMatchObject({ state: 'pending' });
     expect(await password('pair')).toBe('second');
     const two = await decide('pair', restoring.id, 'approve', 'carol');
     expect(two.body).toMatchObject({ state: 'applied', appliedVersion: 2 });
+    const ended = await diffOf('pair', restoring.id, 'bob');
+    expect(ended.status).toBe(409);
+    expect(ended.body.error).toBe(CHANGE_REQUEST_MESSAGES.notOpen);
     expect(await password('pair')).toBe('before');
     expect((await versionsOf('pair'))[0]).toMatchObject({
       version: 2,
@@ -467,6 +494,9 @@ describe('change requests (four eyes)', () => {
       change: { operation: 'delete', keepHistory: true },
     });
     expect((await admin.getSecret(ns.name, 'pair')).status).toBe(200);
+    expect(changesOf(await diffOf('pair', deleting.id, 'carol'))).toEqual([
+      ['password', 'removed', 'text'],
+    ]);
     await decide('pair', deleting.id, 'approve', 'bob');
     const gone = await decide('pair', deleting.id, 'approve', 'carol');
     expect(gone.body).toMatchObject({ state: 'applied' });
@@ -477,6 +507,115 @@ describe('change requests (four eyes)', () => {
     );
     expect((await getRequest('pair', deleting.id, 'carol')).status).toBe(200);
     expect((await getRequest('pair', deleting.id, 'alice')).status).toBe(404);
+  });
+
+  it('compares a waiting update with the live Secret key by key: values only for who may reveal them, texts only for keys named', async () => {
+    await secret('compare', {
+      tier: 'prod',
+      data: {
+        password: b64('before'),
+        keep: b64('same'),
+        drop: b64('gone'),
+        cert: Buffer.from([0xff, 0x00, 0xfe]).toString('base64'),
+      },
+    });
+    const res = await put('compare', {
+      data: { password: CANARIES[3], keep: 'same', fresh: 'revealed-after' },
+    });
+    expect(res.status).toBe(202);
+    const { id } = res.body.changeRequest;
+
+    // Bob, the approver, may reveal: the values are compared, and none is in the answer.
+    const masked = await diffOf('compare', id, 'bob');
+    expect(masked.status).toBe(200);
+    expect(masked.body).toMatchObject({
+      resourceVersion: await revision('compare'),
+      diff: {
+        valuesCompared: true,
+        counts: { added: 1, removed: 1, changed: 1, unchanged: 2, present: 0 },
+      },
+    });
+    expect(changesOf(masked)).toEqual([
+      ['cert', 'unchanged', 'binary'],
+      ['drop', 'removed', 'text'],
+      ['fresh', 'added', 'text'],
+      ['keep', 'unchanged', 'text'],
+      ['password', 'changed', 'text'],
+    ]);
+    expect(masked.text).not.toMatch(/"before"|"after"/);
+
+    // Without the reveal permission, keys only; naming keys is a value read, refused as one.
+    testPolicy.denied.add(`${BOB}:krypton.secret.reveal`);
+    try {
+      const keysOnly = await diffOf('compare', id, 'bob');
+      expect(keysOnly.status).toBe(200);
+      expect(
+        (keysOnly.body as unknown as ChangeRequestDiff).diff!.valuesCompared,
+      ).toBe(false);
+      expect(changesOf(keysOnly)).toEqual([
+        ['cert', 'present', 'binary'],
+        ['drop', 'removed', 'text'],
+        ['fresh', 'added', 'text'],
+        ['keep', 'present', 'text'],
+        ['password', 'present', 'text'],
+      ]);
+      expect((await diffOf('compare', id, 'bob', 'fresh')).status).toBe(403);
+    } finally {
+      testPolicy.denied.delete(`${BOB}:krypton.secret.reveal`);
+    }
+
+    // Carol, a viewer, reveals two keys: their texts, and no other's.
+    const revealed = await diffOf('compare', id, 'carol', 'fresh,keep');
+    expect(revealed.status).toBe(200);
+    const entries = (revealed.body as unknown as ChangeRequestDiff).diff!
+      .entries;
+    expect(entries.find(e => e.key === 'fresh')).toEqual({
+      key: 'fresh',
+      change: 'added',
+      kind: 'text',
+      after: 'revealed-after',
+    });
+    expect(entries.find(e => e.key === 'keep')).toMatchObject({
+      before: 'same',
+      after: 'same',
+    });
+    for (const key of ['password', 'drop', 'cert'])
+      expect(entries.find(e => e.key === key)).not.toHaveProperty('after');
+    expect(
+      krypton.sink.audits
+        .filter(
+          a =>
+            a.eventId === 'change-request-diff' &&
+            a.meta.changeRequest === id &&
+            a.status === 'succeeded',
+        )
+        .map(a => [a.meta.changeRequest, a.meta.keys ?? null]),
+    ).toEqual([
+      [id, null],
+      [id, null],
+      [id, 'fresh,keep'],
+    ]);
+    // A stranger to the Secret learns nothing, not even that the request exists.
+    const stranger = await diffOf('compare', id, 'eve');
+    expect(stranger.status).toBe(403);
+
+    // The live Secret moved: the comparison is with it now, and says which revision that is.
+    await admin.patchSecret(ns.name, 'compare', {
+      data: { drop: b64('changed elsewhere') },
+    });
+    const moved = (await diffOf('compare', id, 'bob'))
+      .body as unknown as ChangeRequestDiff;
+    expect(moved.resourceVersion).toBe(await revision('compare'));
+    expect(moved.resourceVersion).not.toBe(res.body.changeRequest.baseRevision);
+
+    // The proposal gone, there is nothing to compare with.
+    await admin.request({
+      method: 'DELETE',
+      path: `/api/v1/namespaces/${ns.name}/secrets/krypton-p-${id}`,
+    });
+    const gone = await diffOf('compare', id, 'bob');
+    expect(gone.status).toBe(409);
+    expect(gone.body.error).toBe(CHANGE_REQUEST_MESSAGES.proposalMissing);
   });
 
   it('lets a soft policy be bypassed by its bypass group with a reason, and never a hard one', async () => {

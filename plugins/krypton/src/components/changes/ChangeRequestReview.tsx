@@ -11,6 +11,7 @@ import { useKryptonT } from '../../translation';
 import { OwnershipBanner } from '../owner';
 import { RelativeTime } from '../time/RelativeTime';
 import { refsText } from './ApprovalNotice';
+import { ChangeComparison } from './ChangeComparison';
 import { DecideDialog, DecisionAction } from './DecideDialog';
 import { changeTitle, changedFields, offeredDecisions } from './describeChange';
 import { StateChip } from './StateChip';
@@ -55,8 +56,8 @@ function ConsumersLine(props: { location: SecretLocation }) {
 
 /**
  * One change request as its approvers review it: who asked, why and what; the policy it waits
- * under; the decisions so far; what the change comes to on an owned Secret and for the workloads
- * that read it; and the decisions the user may make.
+ * under; the decisions so far; what the change does to the live Secret key by key, what it comes
+ * to on an owned Secret and for the workloads that read it; and the decisions the user may make.
  */
 export function ChangeRequestReview(props: {
   location: SecretLocation;
@@ -152,6 +153,9 @@ export function ChangeRequestReview(props: {
       )}
       {movedOn && (
         <Alert severity="warning">{t('changes.review.movedOn')}</Alert>
+      )}
+      {pending && (
+        <ChangeComparison location={props.location} request={request} />
       )}
       {pending && <OwnershipBanner secret={summary} compact />}
       {pending && <ConsumersLine location={props.location} />}

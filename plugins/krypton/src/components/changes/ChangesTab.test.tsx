@@ -1,5 +1,9 @@
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { ChangeRequest, SecretApproval } from '@krypton/core';
+import {
+  ChangeRequest,
+  ChangeRequestDiff,
+  SecretApproval,
+} from '@krypton/core';
 import { CHANGE_REQUEST_SIGNAL_CHANNEL } from '@krypton/plugin-krypton-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -33,9 +37,10 @@ const bob = {
 
 /**
  * A covered demo/db: its summary carries the approval policy, its writes answer 202 with the
- * request, and its change requests are `state.requests`. Every write's body is kept.
+ * request, and its change requests are `state.requests`. Every write's body is kept, and the
+ * `keys` of every comparison read (empty for a read without values) in `state.diffReads`.
  */
-function serve(state: { requests: ChangeRequest[] }) {
+function serve(state: { requests: ChangeRequest[]; diffReads?: string[] }) {
   const bodies: Array<{ method: string; path: string; body: unknown }> = [];
   const keep = async (request: Request) => {
     const text = await request.text();
@@ -76,6 +81,32 @@ function serve(state: { requests: ChangeRequest[] }) {
     http.get(`${secretUrl}/change-requests`, () =>
       HttpResponse.json({ items: state.requests }),
     ),
+    http.get(`${secretUrl}/change-requests/:id/diff`, ({ request }) => {
+      const keys = new URL(request.url).searchParams.get('keys') ?? '';
+      state.diffReads?.push(keys);
+      const texts = keys.split(',').includes('password')
+        ? { before: 'host=db\nuser=app\n', after: 'host=db\nuser=app2\n' }
+        : {};
+      const diff: ChangeRequestDiff = {
+        resourceVersion: secretDto().resourceVersion,
+        diff: {
+          entries: [
+            { key: 'cert', change: 'added', kind: 'binary' },
+            { key: 'password', change: 'changed', kind: 'text', ...texts },
+            { key: 'username', change: 'unchanged', kind: 'text' },
+          ],
+          valuesCompared: true,
+          counts: {
+            added: 1,
+            removed: 0,
+            changed: 1,
+            unchanged: 1,
+            present: 0,
+          },
+        },
+      };
+      return HttpResponse.json(diff);
+    }),
     http.post(
       `${secretUrl}/change-requests/:id/:action`,
       async ({ request, params }) => {
@@ -222,6 +253,47 @@ describe('change requests in the portal', () => {
     expect(
       screen.getByText('The replaced state is version 3.'),
     ).toBeInTheDocument();
+  });
+
+  it('compares the request with the live Secret key by key, and reads the changed values only when asked', async () => {
+    const state = { requests: [changeRequest()], diffReads: [] as string[] };
+    serve(state);
+    const user = userEvent.setup();
+    await renderSecretPage(undefined, {
+      path: `/krypton/secret/demo/db/changes?request=${REQUEST_ID}`,
+      identity: bob,
+    });
+
+    const table = await screen.findByRole('table', {
+      name: 'Keys this change request changes',
+    });
+    const rows = within(table).getAllByRole('row');
+    expect(
+      rows.map(r => within(r).queryByRole('rowheader')?.textContent),
+    ).toEqual([undefined, 'cert', 'password', 'username']);
+    expect(within(rows[2]).getByText('Changed')).toBeInTheDocument();
+    expect(within(rows[2]).getAllByText('not read')).toHaveLength(2);
+    expect(
+      screen.getByText('1 added, 0 removed, 1 changed, 1 unchanged.'),
+    ).toBeInTheDocument();
+    // Only the comparison without values was read.
+    expect(state.diffReads).toEqual(['']);
+
+    // One read of the text keys that change; each value still hidden until revealed.
+    await user.click(
+      screen.getByRole('button', { name: 'Read the changed values' }),
+    );
+    await waitFor(() => expect(state.diffReads).toEqual(['', 'password']));
+    expect(
+      screen.queryByRole('button', { name: 'Read the changed values' }),
+    ).toBeNull();
+    expect(screen.queryByText(/user=app2/)).toBeNull();
+    await user.click(
+      screen.getByRole('button', {
+        name: 'Reveal the value of password in proposed',
+      }),
+    );
+    expect(screen.getByText(/user=app2/)).toBeInTheDocument();
   });
 
   it('refuses a rejection without a comment before it is sent', async () => {

@@ -30,6 +30,9 @@ const useStyles = makeStyles(theme => ({
     overflowWrap: 'anywhere',
     fontFamily: 'monospace',
   },
+  // A narrow window scrolls the table sideways rather than breaking its words mid-letter.
+  scroll: { overflowX: 'auto' },
+  word: { whiteSpace: 'nowrap' },
   cell: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -92,6 +95,7 @@ function SideCell(props: {
   entry: KeyDiffEntry;
   side: 'before' | 'after';
   sideLabel: string;
+  missingText?: string;
 }) {
   const { entry, side, sideLabel } = props;
   const t = useKryptonT();
@@ -117,7 +121,7 @@ function SideCell(props: {
   if (text === undefined) {
     return (
       <Typography variant="body2" color="textSecondary">
-        {t('history.diff.valueNotAvailable')}
+        {props.missingText ?? t('history.diff.valueNotAvailable')}
       </Typography>
     );
   }
@@ -154,6 +158,8 @@ export interface KeyDiffTableProps {
   toLabel: string;
   /** Why only keys were compared, when they were. */
   keysOnlyReason?: string;
+  /** What a compared text value that the diff does not carry says; "value not available". */
+  missingText?: string;
 }
 
 /**
@@ -195,74 +201,82 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
       {diff.entries.length === 0 ? (
         <Typography variant="body2">{t('history.diff.noKeys')}</Typography>
       ) : (
-        <Table size="small" aria-label={title}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('history.diff.key')}</TableCell>
-              <TableCell>{t('history.diff.change')}</TableCell>
-              <TableCell>{t('history.diff.kind')}</TableCell>
-              <TableCell>{capitalize(fromLabel)}</TableCell>
-              <TableCell>{capitalize(toLabel)}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {diff.entries.map(entry => {
-              const lines = lineChanges(entry);
-              return (
-                <Fragment key={entry.key}>
-                  <TableRow>
-                    <TableCell component="th" scope="row" role="rowheader">
-                      <span className={classes.key}>{entry.key}</span>
-                    </TableCell>
-                    <TableCell>
-                      {t(`history.diff.changes.${entry.change}`)}
-                      {entry.kind === 'binary' &&
-                        entry.change === 'changed' && (
-                          <Typography
-                            variant="caption"
-                            display="block"
-                            color="textSecondary"
-                          >
-                            {t('history.diff.binaryNoLineDiff')}
-                          </Typography>
-                        )}
-                    </TableCell>
-                    <TableCell>
-                      {t(`history.diff.kinds.${entry.kind}`)}
-                    </TableCell>
-                    <TableCell>
-                      <SideCell
-                        entry={entry}
-                        side="before"
-                        sideLabel={fromLabel}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <SideCell
-                        entry={entry}
-                        side="after"
-                        sideLabel={toLabel}
-                      />
-                    </TableCell>
-                  </TableRow>
-                  {lines && (
+        <div className={classes.scroll}>
+          <Table size="small" aria-label={title}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('history.diff.key')}</TableCell>
+                <TableCell className={classes.word}>
+                  {t('history.diff.change')}
+                </TableCell>
+                <TableCell className={classes.word}>
+                  {t('history.diff.kind')}
+                </TableCell>
+                <TableCell>{capitalize(fromLabel)}</TableCell>
+                <TableCell>{capitalize(toLabel)}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {diff.entries.map(entry => {
+                const lines = lineChanges(entry);
+                return (
+                  <Fragment key={entry.key}>
                     <TableRow>
-                      <TableCell colSpan={5}>
-                        <LineDiffView
-                          before={lines.before}
-                          after={lines.after}
-                          keyName={entry.key}
-                          fromLabel={fromLabel}
-                          toLabel={toLabel}
+                      <TableCell component="th" scope="row" role="rowheader">
+                        <span className={classes.key}>{entry.key}</span>
+                      </TableCell>
+                      <TableCell className={classes.word}>
+                        {t(`history.diff.changes.${entry.change}`)}
+                        {entry.kind === 'binary' &&
+                          entry.change === 'changed' && (
+                            <Typography
+                              variant="caption"
+                              display="block"
+                              color="textSecondary"
+                            >
+                              {t('history.diff.binaryNoLineDiff')}
+                            </Typography>
+                          )}
+                      </TableCell>
+                      <TableCell className={classes.word}>
+                        {t(`history.diff.kinds.${entry.kind}`)}
+                      </TableCell>
+                      <TableCell>
+                        <SideCell
+                          entry={entry}
+                          side="before"
+                          sideLabel={fromLabel}
+                          missingText={props.missingText}
+                        />
+                      </TableCell>
+                      <TableCell>
+                        <SideCell
+                          entry={entry}
+                          side="after"
+                          sideLabel={toLabel}
+                          missingText={props.missingText}
                         />
                       </TableCell>
                     </TableRow>
-                  )}
-                </Fragment>
-              );
-            })}
-          </TableBody>
-        </Table>
+                    {lines && (
+                      <TableRow>
+                        <TableCell colSpan={5}>
+                          <LineDiffView
+                            before={lines.before}
+                            after={lines.after}
+                            keyName={entry.key}
+                            fromLabel={fromLabel}
+                            toLabel={toLabel}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </div>
       )}
     </div>
   );
