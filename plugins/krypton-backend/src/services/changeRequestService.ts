@@ -20,6 +20,7 @@ import {
   admitWithdrawal,
   decide,
   describeApproval,
+  engineGateways,
   freezePolicy,
   inPool,
   isChangeApprover,
@@ -474,7 +475,13 @@ export class ChangeRequestService {
           live,
           (await ctx.policyAnswers(ctx.resourceOf(live))).reveal,
         );
-      const diff = await this.engineWith(ctx.gateways.krypton).compare(
+      // The proposal is read as history is: as Krypton in hybrid mode, as the user in user mode,
+      // so that the comparison answers nothing the user's own identity could not read.
+      const { archive } = engineGateways(
+        this.deps.config.identity,
+        ctx.gateways,
+      );
+      const diff = await this.engineWith(archive).compare(
         request,
         request.proposalUid,
         live,

@@ -25,6 +25,8 @@ const ALICE = 'user:default/alice';
 const BOB = 'user:default/bob';
 const CAROL = 'user:default/carol';
 const DAVE = 'user:default/dave';
+const FRANK = 'user:default/frank';
+const FRANK_SUBJECT = { kind: 'User' as const, name: FRANK };
 const SWEEP = 'krypton-change-request-sweep';
 /** Values proposed through the API: none may appear anywhere but the live Secret and proposal. */
 const CANARIES = [
@@ -218,6 +220,15 @@ describe('change requests (four eyes)', () => {
         name: `user:default/${user}`,
       });
     }
+    // Frank may get one Secret only: the one whose request the comparison test reviews.
+    await admin.grant(ns.name, 'frank-compare-only', FRANK_SUBJECT, [
+      {
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: ['compare'],
+        verbs: ['get'],
+      },
+    ]);
   });
 
   afterAll(async () => {
@@ -512,6 +523,7 @@ describe('change requests (four eyes)', () => {
   it('compares a waiting update with the live Secret key by key: values only for who may reveal them, texts only for keys named', async () => {
     await secret('compare', {
       tier: 'prod',
+      annotations: { 'krypton.io/viewers': `${CAROL}, ${FRANK}` },
       data: {
         password: b64('before'),
         keep: b64('same'),
@@ -595,6 +607,13 @@ describe('change requests (four eyes)', () => {
       [id, null],
       [id, 'fresh,keep'],
     ]);
+    // Frank may reveal the live Secret, but Kubernetes lets him get that one Secret only: the
+    // proposal is read as he is (user mode), so he gets no comparison of it.
+    expect((await call(api().get(`${base()}/compare`), 'frank')).status).toBe(
+      200,
+    );
+    expect((await diffOf('compare', id, 'frank')).status).toBe(403);
+
     // A stranger to the Secret learns nothing, not even that the request exists.
     const stranger = await diffOf('compare', id, 'eve');
     expect(stranger.status).toBe(403);

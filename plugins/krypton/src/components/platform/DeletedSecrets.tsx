@@ -63,12 +63,18 @@ function useRecreateDenial(location: NamespaceLocation): {
   return { loading: false };
 }
 
+// Names, versions, who deleted and the button read as one piece each: a narrow page scrolls the
+// table sideways rather than breaking them mid-word.
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+// Text that wraps, between words only, and never narrower than a few of them.
+const WORDS = { minWidth: '12em', wordBreak: 'normal' } as const;
+
 /** When and by whom the Secret was deleted, as the final state the recorder kept says. */
 function DeletedCell({ item }: { item: DeletedSecretSummary }) {
   const t = useKryptonT();
   return (
     <>
-      <Typography variant="body2">
+      <Typography variant="body2" style={NO_WRAP}>
         {item.deletedBy ? (
           <ChangeActor
             change={{
@@ -89,12 +95,6 @@ function DeletedCell({ item }: { item: DeletedSecretSummary }) {
     </>
   );
 }
-
-// Names, versions and the button read as one piece each: a narrow page scrolls the table sideways
-// rather than breaking them mid-word.
-const NO_WRAP = { whiteSpace: 'nowrap' } as const;
-// Text that wraps, between words only, and never narrower than a few of them.
-const WORDS = { minWidth: '12em', wordBreak: 'normal' } as const;
 
 interface RowProps {
   item: DeletedSecretSummary;
