@@ -251,6 +251,42 @@ describe('kubectl krypton against a real kube-apiserver', () => {
     expect(token.stderr).not.toContain('[y/N]');
   });
 
+  it('writes nothing to a Secret whose own annotation asks for approval: that is asked in the portal', async () => {
+    await admin.createSecret(ns.name, {
+      metadata: {
+        name: 'guarded',
+        labels: { 'krypton.io/managed-by': 'krypton' },
+        annotations: { 'krypton.io/required-approvals': '2' },
+      },
+      data: { key: b64('v') },
+    });
+    const revision = (await admin.secret(ns.name, 'guarded')).metadata
+      .resourceVersion;
+    const refusal =
+      'error: Changes to this Secret need approval (its krypton.io/required-approvals annotation asks for 2): request the change in the Krypton portal, where approvers review it. kubectl krypton writes at once, so it writes nothing here.\n';
+    let opened = false;
+    const edited = await cli('alice', ns.name, ['edit', 'guarded'], {
+      edit: async () => {
+        opened = true;
+        return 0;
+      },
+    });
+    expect(edited.code).toBe(EXIT.refused);
+    expect(edited.stderr).toBe(refusal);
+    expect(opened).toBe(false);
+    const restored = await cli('alice', ns.name, ['restore', 'guarded', '1'], {
+      typed: 'y\n',
+    });
+    expect(restored.code).toBe(EXIT.refused);
+    expect(restored.stderr).toBe(refusal);
+    expect(
+      (await admin.secret(ns.name, 'guarded')).metadata.resourceVersion,
+    ).toBe(revision);
+    // Reading stays open: its history and values are the user's to see.
+    const history = await cli('alice', ns.name, ['history', 'guarded']);
+    expect(history.code).toBe(EXIT.ok);
+  });
+
   it('keeps binary values out of the editor and byte-exact through an edit', async () => {
     const bytes = Buffer.from(Array.from({ length: 64 }, (_, i) => 255 - i));
     await admin.createSecret(ns.name, {

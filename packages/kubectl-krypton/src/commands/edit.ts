@@ -68,7 +68,7 @@ export const edit: Command = {
     const { session, namespace, name } = secretTarget(context);
     const { krypton, gate } = session;
     const live = await krypton.live.get(namespace, name, gate);
-    refuseBeforeAsking(krypton, live, 'update');
+    refuseBeforeAsking(session, live, 'update');
     const dto = krypton.live.toDto(live);
     const ref = `${namespace}/${printable(name)}`;
     const render = (problem?: string) =>

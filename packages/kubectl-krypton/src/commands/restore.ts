@@ -25,7 +25,7 @@ export const restore: Command = {
       ['read', 'restore'],
       gate,
     );
-    refuseBeforeAsking(krypton, live, 'restore');
+    refuseBeforeAsking(session, live, 'restore');
     const target = await krypton.versioned.version(
       namespace,
       name,
