@@ -53,16 +53,27 @@ function differingTextKeys(diff: KeyDiff): string[] {
 export function ChangeComparison(props: {
   location: SecretLocation;
   request: ChangeRequest;
+  /** The live revision the page shows: when it moves, the comparison is read again. */
+  liveRevision: string;
 }) {
   const api = useApi(kryptonApiRef);
   const t = useKryptonT();
-  const { location, request } = props;
+  const { location, request, liveRevision } = props;
   const compared = useAsyncRetry(
     () => api.getChangeRequestDiff(location, request.id),
-    [api, location.cluster, location.namespace, location.name, request.id],
+    [
+      api,
+      location.cluster,
+      location.namespace,
+      location.name,
+      request.id,
+      liveRevision,
+    ],
   );
+  // Values read belong to one request against one live revision, and show under those only.
+  const readFor = `${request.id} ${liveRevision}`;
   const [withValues, setWithValues] = useState<{
-    id: string;
+    readFor: string;
     answer: ChangeRequestDiff;
   }>();
   const [reading, setReading] = useState(false);
@@ -80,11 +91,9 @@ export function ChangeComparison(props: {
   }
   if (!compared.value) return <Loading what={what} />;
 
-  // Values read for another request never show under this one.
-  const shown =
-    withValues?.id === request.id ? withValues.answer : compared.value;
-  const diff = shown.diff;
-  const keys = diff && !withValues ? differingTextKeys(diff) : [];
+  const read = withValues?.readFor === readFor ? withValues.answer : undefined;
+  const diff = (read ?? compared.value).diff;
+  const keys = diff && !read ? differingTextKeys(diff) : [];
   const readValues = async () => {
     setReading(true);
     setReadError(undefined);
@@ -92,7 +101,7 @@ export function ChangeComparison(props: {
       const answer = await api.getChangeRequestDiff(location, request.id, {
         keys,
       });
-      setWithValues({ id: request.id, answer });
+      setWithValues({ readFor, answer });
     } catch (err) {
       setReadError(
         serverMessage(err as Error) ?? t('changes.compare.unreachable'),
@@ -114,7 +123,7 @@ export function ChangeComparison(props: {
           fromLabel={t('changes.compare.live')}
           toLabel={proposedLabel(request, t)}
           keysOnlyReason={t('changes.compare.keysOnlyReason')}
-          missingText={withValues ? undefined : t('changes.compare.notRead')}
+          missingText={read ? undefined : t('changes.compare.notRead')}
         />
       ) : (
         <Typography variant="body2">

@@ -155,7 +155,11 @@ export function ChangeRequestReview(props: {
         <Alert severity="warning">{t('changes.review.movedOn')}</Alert>
       )}
       {pending && (
-        <ChangeComparison location={props.location} request={request} />
+        <ChangeComparison
+          location={props.location}
+          request={request}
+          liveRevision={summary.resourceVersion}
+        />
       )}
       {pending && <OwnershipBanner secret={summary} compact />}
       {pending && <ConsumersLine location={props.location} />}
