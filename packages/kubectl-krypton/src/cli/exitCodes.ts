@@ -16,7 +16,10 @@ export const EXIT = {
   forbidden: 4,
   /** The Secret changed since it was loaded, or history needs review: reload and try again. */
   conflict: 5,
-  /** The change is not allowed: immutable, a service-account token, owned, too large, invalid. */
+  /**
+   * The change is not allowed: immutable, a service-account token, owned, needs approval, too
+   * large, invalid.
+   */
   refused: 6,
   /** The confirmation was declined, or there was no terminal to ask on and no --yes. */
   cancelled: 7,
