@@ -39,6 +39,7 @@ export {
   parseApprovalRules,
   approvalPolicyFor,
   secretApprovalPolicy,
+  ownApprovalPolicy,
 } from './approval/policy';
 export type {
   ApprovalEnforcement,

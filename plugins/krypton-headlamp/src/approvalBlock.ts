@@ -1,4 +1,4 @@
-import { NativeSecret, kryptonKeys, secretApprovalPolicy } from '@krypton/core';
+import { NativeSecret, kryptonKeys, ownApprovalPolicy } from '@krypton/core';
 import { text } from './messages';
 
 /**
@@ -13,8 +13,7 @@ export function approvalBlock(
   secret: NativeSecret,
   annotationPrefix: string,
 ): string | undefined {
-  // No rules: Headlamp has no backend config. The cluster name only matters to rules.
-  const policy = secretApprovalPolicy(secret, '', [], annotationPrefix);
+  const policy = ownApprovalPolicy(secret, annotationPrefix);
   if (!policy) return undefined;
   return text.approval.block(
     policy.requiredApprovals,

@@ -2,6 +2,7 @@ import {
   ApprovalRule,
   approvalPolicyFor,
   matchesGlob,
+  ownApprovalPolicy,
   parseApprovalRules,
   secretApprovalPolicy,
 } from './policy';
@@ -336,5 +337,34 @@ describe('secretApprovalPolicy', () => {
         'example.com',
       )?.requiredApprovals,
     ).toBe(3);
+  });
+});
+
+describe('ownApprovalPolicy', () => {
+  const secret = (annotations: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: 'db',
+      namespace: 'payments-prod',
+      labels: { tier: 'prod' },
+      annotations,
+    },
+  });
+
+  it("reads the Secret's own annotation under the prefix, and nothing else", () => {
+    expect(
+      ownApprovalPolicy(
+        secret({ 'example.com/required-approvals': '2' }),
+        'example.com',
+      )?.requiredApprovals,
+    ).toBe(2);
+    expect(
+      ownApprovalPolicy(
+        secret({ 'krypton.io/required-approvals': '2' }),
+        'example.com',
+      ),
+    ).toBeNull();
+    expect(ownApprovalPolicy(secret({}), 'krypton.io')).toBeNull();
   });
 });

@@ -373,3 +373,19 @@ export function secretApprovalPolicy(
     kryptonKeys(annotationPrefix).requiredApprovals,
   );
 }
+
+/**
+ * The approval that a Secret's own `required-approvals` annotation asks for, without any
+ * `krypton.approval.rules`: what a host without Krypton's backend (Headlamp, the terminal) can
+ * see. Such a host writes at once with the user's identity and cannot ask for approval, so it
+ * writes nothing where this is not null.
+ *
+ * @public
+ */
+export function ownApprovalPolicy(
+  secret: NativeSecret,
+  annotationPrefix: string,
+): ApprovalPolicy | null {
+  // The cluster's name only matters to rules, and there are none.
+  return secretApprovalPolicy(secret, '', [], annotationPrefix);
+}

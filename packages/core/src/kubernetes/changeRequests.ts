@@ -237,7 +237,7 @@ export class ChangeRequestEngine {
       case 'delete':
         return keyDiff(from, valueSide({}));
       case 'restore': {
-        const to = await this.versionSide(request, party, values);
+        const to = await this.restoredSide(request, party, values);
         return to && keyDiff(from, to);
       }
       default: {
@@ -254,7 +254,7 @@ export class ChangeRequestEngine {
   }
 
   /** The side of the version a restore request would bring back: its values, or its recorded keys. */
-  private async versionSide(
+  private async restoredSide(
     request: ChangeRequest,
     party: ChangeParty,
     values: boolean,

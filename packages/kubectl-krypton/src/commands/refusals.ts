@@ -5,8 +5,8 @@ import {
   RestoreBlock,
   kryptonKeys,
   messages,
+  ownApprovalPolicy,
   restoreBlockOf,
-  secretApprovalPolicy,
 } from '@krypton/core';
 import { CliError } from '../cli/errors';
 import { Session } from '../session';
@@ -28,8 +28,7 @@ const BLOCKED: Partial<Record<RestoreBlock, KryptonError>> = {
  * It never sees the backend's `krypton.approval.rules` (its config).
  */
 function refuseApproval(live: NativeSecret, annotationPrefix: string): void {
-  // No rules and no cluster name: those are the backend's config.
-  const policy = secretApprovalPolicy(live, '', [], annotationPrefix);
+  const policy = ownApprovalPolicy(live, annotationPrefix);
   if (!policy) return;
   const annotation = kryptonKeys(annotationPrefix).requiredApprovals;
   throw new CliError(
