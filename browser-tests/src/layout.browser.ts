@@ -6,6 +6,7 @@ import { repoRoot } from './portal/stack';
 import {
   DEMO_NAMESPACE,
   createManagedSecret,
+  deleteThroughKrypton,
   detailPath,
   launchBrowser,
   onPage,
@@ -42,6 +43,11 @@ const SECRET = 'database-credentials';
 const WITH_HISTORY = 'layout-with-history';
 /** A Secret of this file whose changes need approval, with one change request waiting. */
 const COVERED = 'layout-covered';
+/**
+ * A Secret of this file deleted with its history kept and then created again: Deleted Secrets
+ * shows its row, saying that the name is taken, whichever other test files ran before.
+ */
+const TAKEN = 'layout-deleted-then-taken';
 const ENTITY = '/catalog/default/component/payments-api';
 
 const VIEWS: View[] = [
@@ -53,7 +59,10 @@ const VIEWS: View[] = [
   {
     name: 'platform-secrets',
     path: `/krypton?namespace=${DEMO_NAMESPACE}`,
-    ready: page => page.getByRole('link', { name: SECRET }),
+    ready: page =>
+      page
+        .getByRole('table', { name: 'Deleted Secrets' })
+        .getByText(new RegExp(`^A Secret named ${TAKEN} exists now`)),
   },
   {
     name: 'secret-values',
@@ -142,6 +151,10 @@ describe('the layout of every view', () => {
     );
     // Answered 202: the update waits as a change request.
     await updateThroughKrypton(COVERED, { password: 'second' });
+    await createManagedSecret(TAKEN, { token: 'first' });
+    await updateThroughKrypton(TAKEN, { token: b64('second') });
+    await deleteThroughKrypton(TAKEN);
+    await createManagedSecret(TAKEN, { token: 'again' });
   });
   afterAll(async () => {
     await browser?.close();

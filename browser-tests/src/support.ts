@@ -279,6 +279,25 @@ export async function updateThroughKrypton(
   if (!res.ok) throw new Error(`the update answered ${res.status}`);
 }
 
+/** Deletes a Secret through Krypton as the guest, keeping its history (Deleted Secrets lists it). */
+export async function deleteThroughKrypton(name: string): Promise<void> {
+  const live = await readSecret(name);
+  const query = new URLSearchParams({
+    resourceVersion: live.metadata.resourceVersion ?? '',
+    keepHistory: 'true',
+  });
+  const res = await fetch(
+    `${
+      stack().backendUrl
+    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}?${query}`,
+    {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${await guestToken()}` },
+    },
+  );
+  if (!res.ok) throw new Error(`the delete answered ${res.status}`);
+}
+
 /** The names of the history snapshots in the demo namespace. */
 export async function snapshotNames(): Promise<string[]> {
   return (await admin().snapshots(DEMO_NAMESPACE)).map(s => s.metadata.name);

@@ -74,7 +74,7 @@ function DeletedCell({ item }: { item: DeletedSecretSummary }) {
   const t = useKryptonT();
   return (
     <>
-      <Typography variant="body2" style={NO_WRAP}>
+      <Typography variant="body2" style={item.deletedBy ? NO_WRAP : undefined}>
         {item.deletedBy ? (
           <ChangeActor
             change={{
@@ -150,7 +150,9 @@ function DeletedRow({ item, denial, checking, onRecreate }: RowProps) {
             display="block"
             id={takenId}
           >
-            {t('platform.deleted.nameTaken', { name: item.name })}
+            {t('platform.deleted.nameTaken', {
+              name: <span style={NO_WRAP}>{item.name}</span>,
+            })}
           </Typography>
         )}
       </TableCell>
