@@ -298,6 +298,20 @@ export async function deleteThroughKrypton(name: string): Promise<void> {
   if (!res.ok) throw new Error(`the delete answered ${res.status}`);
 }
 
+/** Restarts a Secret's consumers through Krypton as the guest, so that its last restart shows. */
+export async function restartThroughKrypton(name: string): Promise<void> {
+  const res = await fetch(
+    `${
+      stack().backendUrl
+    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}/restart-consumers`,
+    {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await guestToken()}` },
+    },
+  );
+  if (!res.ok) throw new Error(`the restart answered ${res.status}`);
+}
+
 /** The names of the history snapshots in the demo namespace. */
 export async function snapshotNames(): Promise<string[]> {
   return (await admin().snapshots(DEMO_NAMESPACE)).map(s => s.metadata.name);

@@ -1,34 +1,12 @@
 import { ConsumerWorkload, DiscoveryFailure } from '@krypton/core';
 import { describeUsage, workloadFlags } from '@krypton/plugin-krypton-react';
-import Box from '@material-ui/core/Box';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
-import { makeStyles } from '@material-ui/core/styles';
-import { ReactNode } from 'react';
 import { useKryptonT } from '../../translation';
-
-/** An empty cell: a symbol, not a word. */
-const NONE = '—';
-
-/**
- * Backstage's cells break words anywhere to fit a squeezed column: at an 800 px window kinds and
- * workload names broke mid-word ("Deploy / ment", "payments- / api"). Here every word stays whole;
- * a kind and a name are one line each, and the other columns wrap between words. A table that
- * still does not fit (a very long name) scrolls sideways in its box.
- */
-const useStyles = makeStyles({
-  scroll: { overflowX: 'auto' },
-  table: { '& th, & td': { wordBreak: 'normal' } },
-  oneLine: { whiteSpace: 'nowrap' },
-});
-
-function Scrolling({ children }: { children: ReactNode }) {
-  const classes = useStyles();
-  return <Box className={classes.scroll}>{children}</Box>;
-}
+import { NONE, Scrolling, useTableStyles } from './tableParts';
 
 /** The workloads of one group of the dry run. */
 export const ConsumerTable = (props: {
@@ -37,7 +15,7 @@ export const ConsumerTable = (props: {
   title?: string;
 }) => {
   const t = useKryptonT();
-  const classes = useStyles();
+  const classes = useTableStyles();
   return (
     <Scrolling>
       <Table
@@ -113,7 +91,7 @@ export const DiscoveryFailureTable = (props: {
   label: string;
 }) => {
   const t = useKryptonT();
-  const classes = useStyles();
+  const classes = useTableStyles();
   return (
     <Scrolling>
       <Table size="small" className={classes.table} aria-label={props.label}>

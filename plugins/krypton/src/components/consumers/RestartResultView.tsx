@@ -20,6 +20,7 @@ import { useKryptonT } from '../../translation';
 import { DiscoveryFailureTable } from './ConsumerTable';
 import { statusHeadline } from './describe';
 import { EntityGroups } from './EntityGroups';
+import { NONE, Scrolling, useTableStyles } from './tableParts';
 
 /** One matched workload of a restart: acknowledged, or failed with the server's guidance. */
 type Outcome = WorkloadRef & { failure?: RestartFailure };
@@ -35,42 +36,49 @@ export interface RestartResultViewProps {
   labelsOf: (ref: WorkloadRef) => Labels | undefined;
 }
 
-/** An empty cell: a symbol, not a word. */
-const NONE = '—';
-
 const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => {
   const t = useKryptonT();
+  const classes = useTableStyles();
   return (
-    <Table size="small" aria-label={props.label}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('consumers.table.kind')}</TableCell>
-          <TableCell>{t('consumers.table.name')}</TableCell>
-          <TableCell>{t('consumers.table.outcome')}</TableCell>
-          <TableCell>{t('consumers.table.code')}</TableCell>
-          <TableCell>{t('consumers.table.httpStatus')}</TableCell>
-          <TableCell>{t('consumers.table.guidance')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {props.outcomes.map(o => (
-          <TableRow key={`${o.kind}/${o.name}`}>
-            <TableCell>{o.kind}</TableCell>
-            <TableCell component="th" scope="row" role="rowheader">
-              {o.name}
-            </TableCell>
-            <TableCell>
-              {o.failure
-                ? t('consumers.table.failed')
-                : t('consumers.table.requested')}
-            </TableCell>
-            <TableCell>{o.failure?.code ?? NONE}</TableCell>
-            <TableCell>{o.failure?.httpStatus ?? NONE}</TableCell>
-            <TableCell>{o.failure?.message ?? NONE}</TableCell>
+    <Scrolling>
+      <Table size="small" className={classes.table} aria-label={props.label}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('consumers.table.kind')}</TableCell>
+            <TableCell>{t('consumers.table.name')}</TableCell>
+            <TableCell>{t('consumers.table.outcome')}</TableCell>
+            <TableCell>{t('consumers.table.code')}</TableCell>
+            <TableCell>{t('consumers.table.httpStatus')}</TableCell>
+            <TableCell>{t('consumers.table.guidance')}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {props.outcomes.map(o => (
+            <TableRow key={`${o.kind}/${o.name}`}>
+              <TableCell className={classes.oneLine}>{o.kind}</TableCell>
+              <TableCell
+                component="th"
+                scope="row"
+                role="rowheader"
+                className={classes.oneLine}
+              >
+                {o.name}
+              </TableCell>
+              <TableCell className={classes.oneLine}>
+                {o.failure
+                  ? t('consumers.table.failed')
+                  : t('consumers.table.requested')}
+              </TableCell>
+              <TableCell className={classes.oneLine}>
+                {o.failure?.code ?? NONE}
+              </TableCell>
+              <TableCell>{o.failure?.httpStatus ?? NONE}</TableCell>
+              <TableCell>{o.failure?.message ?? NONE}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Scrolling>
   );
 };
 
