@@ -252,6 +252,29 @@ async function guestToken(): Promise<string> {
 }
 
 /**
+ * One request to Krypton's API for the demo namespace as the guest, for setting up state; a
+ * refusal throws with what was asked and the status.
+ */
+async function asGuest(
+  method: 'PUT' | 'DELETE' | 'POST',
+  path: string,
+  body?: object,
+): Promise<void> {
+  const res = await fetch(
+    `${stack().backendUrl}/api/krypton/namespaces/${DEMO_NAMESPACE}/${path}`,
+    {
+      method,
+      headers: {
+        Authorization: `Bearer ${await guestToken()}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    },
+  );
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}`);
+}
+
+/**
  * Updates a Secret's text values through Krypton as the guest, so that it gains a version; where
  * its changes need approval, the update becomes a change request (202) instead.
  */
@@ -260,23 +283,10 @@ export async function updateThroughKrypton(
   data: Record<string, string>,
 ): Promise<void> {
   const live = await readSecret(name);
-  const res = await fetch(
-    `${
-      stack().backendUrl
-    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}`,
-    {
-      method: 'PUT',
-      headers: {
-        Authorization: `Bearer ${await guestToken()}`,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({
-        resourceVersion: live.metadata.resourceVersion,
-        data,
-      }),
-    },
-  );
-  if (!res.ok) throw new Error(`the update answered ${res.status}`);
+  await asGuest('PUT', `secrets/${name}`, {
+    resourceVersion: live.metadata.resourceVersion,
+    data,
+  });
 }
 
 /** Deletes a Secret through Krypton as the guest, keeping its history (Deleted Secrets lists it). */
@@ -286,30 +296,12 @@ export async function deleteThroughKrypton(name: string): Promise<void> {
     resourceVersion: live.metadata.resourceVersion ?? '',
     keepHistory: 'true',
   });
-  const res = await fetch(
-    `${
-      stack().backendUrl
-    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}?${query}`,
-    {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${await guestToken()}` },
-    },
-  );
-  if (!res.ok) throw new Error(`the delete answered ${res.status}`);
+  await asGuest('DELETE', `secrets/${name}?${query}`);
 }
 
 /** Restarts a Secret's consumers through Krypton as the guest, so that its last restart shows. */
 export async function restartThroughKrypton(name: string): Promise<void> {
-  const res = await fetch(
-    `${
-      stack().backendUrl
-    }/api/krypton/namespaces/${DEMO_NAMESPACE}/secrets/${name}/restart-consumers`,
-    {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${await guestToken()}` },
-    },
-  );
-  if (!res.ok) throw new Error(`the restart answered ${res.status}`);
+  await asGuest('POST', `secrets/${name}/restart-consumers`);
 }
 
 /** The names of the history snapshots in the demo namespace. */
