@@ -237,7 +237,12 @@ export class ChangeRequestEngine {
       case 'delete':
         return keyDiff(from, valueSide({}));
       case 'restore': {
-        const to = await this.restoredSide(request, party, values);
+        const to = await this.restoredSide(
+          request,
+          change.version,
+          party,
+          values,
+        );
         return to && keyDiff(from, to);
       }
       default: {
@@ -253,30 +258,30 @@ export class ChangeRequestEngine {
     }
   }
 
-  /** The side of the version a restore request would bring back: its values, or its recorded keys. */
+  /**
+   * The side of the version a restore request would bring back: its values, or its recorded keys
+   * (undefined when it had too many to record). A version no longer kept is a conflict of the
+   * request, not a missing route.
+   */
   private async restoredSide(
     request: ChangeRequest,
+    version: number,
     party: ChangeParty,
     values: boolean,
   ): Promise<DiffSide | undefined> {
-    const { namespace, name, change } = request;
-    if (change.operation !== 'restore') return undefined;
-    try {
-      if (values) {
-        const version = await party.versioned.version(
-          namespace,
-          name,
-          change.version,
-          party.gate,
-        );
-        return versionSide(version);
-      }
+    const { namespace, name } = request;
+    if (!values) {
       const listed = (
         await party.versioned.versions(namespace, name, party.gate)
-      ).find(v => v.version === change.version);
+      ).find(v => v.version === version);
       if (!listed)
-        throw new KryptonError('not_found', messages.versionNotFound);
+        throw new KryptonError('conflict', CHANGE_REQUEST_MESSAGES.versionGone);
       return versionKeysSide(listed);
+    }
+    try {
+      return versionSide(
+        await party.versioned.version(namespace, name, version, party.gate),
+      );
     } catch (err) {
       if (
         err instanceof KryptonError &&

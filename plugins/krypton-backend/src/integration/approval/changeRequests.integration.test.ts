@@ -520,6 +520,47 @@ describe('change requests (four eyes)', () => {
     expect((await getRequest('pair', deleting.id, 'alice')).status).toBe(404);
   });
 
+  it('answers a conflict when the version that a waiting restore would bring back is no longer kept, with values or keys only', async () => {
+    await secret('lost', { owners: BOB });
+    expect((await put('lost', { data: { password: 'second' } })).status).toBe(
+      200,
+    );
+    await admin.patchSecret(ns.name, 'lost', {
+      metadata: { annotations: { 'krypton.io/required-approvals': '1' } },
+    });
+    const restore = await call(
+      api()
+        .post(`${base()}/lost/restore`)
+        .send({ version: 1, resourceVersion: await revision('lost') }),
+      'alice',
+    );
+    expect(restore.status).toBe(202);
+    const { id } = restore.body.changeRequest;
+    const [kept] = (await admin.snapshots(ns.name)).filter(
+      s =>
+        s.metadata.annotations?.['krypton.io/history-of'] === 'lost' &&
+        s.metadata.annotations?.['krypton.io/version'] === '1',
+    );
+    await admin.expect(200, {
+      method: 'DELETE',
+      path: `/api/v1/namespaces/${ns.name}/secrets/${kept.metadata.name}`,
+    });
+
+    // Bob may reveal: the version's values are read, and it is gone.
+    const withValues = await diffOf('lost', id, 'bob');
+    expect(withValues.status).toBe(409);
+    expect(withValues.body.error).toBe(CHANGE_REQUEST_MESSAGES.versionGone);
+    // Without the reveal permission, the version's recorded keys are looked up, and it is gone.
+    testPolicy.denied.add(`${BOB}:krypton.secret.reveal`);
+    try {
+      const keysOnly = await diffOf('lost', id, 'bob');
+      expect(keysOnly.status).toBe(409);
+      expect(keysOnly.body.error).toBe(CHANGE_REQUEST_MESSAGES.versionGone);
+    } finally {
+      testPolicy.denied.delete(`${BOB}:krypton.secret.reveal`);
+    }
+  });
+
   it('compares a waiting update with the live Secret key by key: values only for who may reveal them, texts only for keys named', async () => {
     await secret('compare', {
       tier: 'prod',

@@ -17,6 +17,7 @@ import Alert from '@material-ui/lab/Alert';
 import { useCallback, useEffect, useState } from 'react';
 import { SecretLocation, kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
+import { Scrolling, useWholeWordStyles } from '../wholeWordTables';
 import { ApprovalNotice } from './ApprovalNotice';
 import { ChangeRequestReview } from './ChangeRequestReview';
 import { StateChip } from './StateChip';
@@ -155,13 +156,14 @@ function RequestTable(props: {
 }) {
   const t = useKryptonT();
   const classes = useTableStyles();
+  const whole = useWholeWordStyles();
   if (props.items.length === 0)
     return <Typography variant="body2">{t('changes.tab.empty')}</Typography>;
   return (
-    <Box overflow="auto">
+    <Scrolling>
       <Table
         size="small"
-        className={classes.table}
+        className={`${whole.table} ${classes.table}`}
         aria-label={t('changes.table.label', { name: props.name })}
       >
         <TableHead>
@@ -193,7 +195,7 @@ function RequestTable(props: {
                 <Button
                   size="small"
                   variant="outlined"
-                  className={classes.noWrap}
+                  className={whole.oneLine}
                   onClick={() => props.onReview(request.id)}
                   aria-label={t('changes.table.reviewLabel', {
                     id: request.id,
@@ -206,6 +208,6 @@ function RequestTable(props: {
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </Scrolling>
   );
 }

@@ -14,6 +14,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { kryptonApiRef } from '../../api/KryptonApi';
 import { useKryptonT } from '../../translation';
 import { SecretHref } from '../secretLink';
+import { useWholeWordStyles } from '../wholeWordTables';
 import {
   RefText,
   RequestCells,
@@ -42,6 +43,7 @@ export function WaitingRequests(props: {
   const concerns = useCallback(() => true, []);
   const list = useChangeRequestList(load, concerns);
   const classes = useTableStyles();
+  const whole = useWholeWordStyles();
 
   if (list.error && !list.items) {
     return (
@@ -61,7 +63,7 @@ export function WaitingRequests(props: {
       <CardContent>
         <Table
           size="small"
-          className={classes.table}
+          className={`${whole.table} ${classes.table}`}
           aria-label={t('changes.waiting.title')}
         >
           <TableHead>

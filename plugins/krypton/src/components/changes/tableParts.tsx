@@ -8,19 +8,18 @@ import { RelativeTime } from '../time/RelativeTime';
 import { changeTitle } from './describeChange';
 
 /**
- * Words stay whole in a narrow table (an 800 px window), as in History's versions: Backstage's
- * cells break words anywhere to fit a squeezed column.
+ * The lists of requests, beside useWholeWordStyles' whole words: no word broken even where an
+ * ancestor would allow it, and narrower gaps between the columns, so that a list fits an 800 px
+ * window.
  */
 export const useTableStyles = makeStyles(theme => ({
   visuallyHidden: VISUALLY_HIDDEN,
   table: {
     '& th, & td': {
-      wordBreak: 'normal',
       overflowWrap: 'normal',
       paddingRight: theme.spacing(1),
     },
   },
-  noWrap: { whiteSpace: 'nowrap' },
 }));
 
 /** A user or group ref, which may break after its colon and slash, and nowhere else. */

@@ -6,7 +6,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import { useKryptonT } from '../../translation';
-import { NONE, Scrolling, useTableStyles } from './tableParts';
+import { NONE, Scrolling, useWholeWordStyles } from '../wholeWordTables';
 
 /** The workloads of one group of the dry run. */
 export const ConsumerTable = (props: {
@@ -15,7 +15,7 @@ export const ConsumerTable = (props: {
   title?: string;
 }) => {
   const t = useKryptonT();
-  const classes = useTableStyles();
+  const classes = useWholeWordStyles();
   return (
     <Scrolling>
       <Table
@@ -91,7 +91,7 @@ export const DiscoveryFailureTable = (props: {
   label: string;
 }) => {
   const t = useKryptonT();
-  const classes = useTableStyles();
+  const classes = useWholeWordStyles();
   return (
     <Scrolling>
       <Table size="small" className={classes.table} aria-label={props.label}>

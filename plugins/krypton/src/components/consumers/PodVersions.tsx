@@ -36,22 +36,16 @@ import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { ReactNode, useId, useState } from 'react';
 import { useKryptonT } from '../../translation';
+import { NONE, useWholeWordStyles } from '../wholeWordTables';
 import { useCellLineStyles } from '../list/cellLines';
 import { RelativeTime } from '../time/RelativeTime';
 
-/** An empty cell: a symbol, not a word. */
-const NONE = '—';
-
 /**
- * Words stay whole, as in ConsumerTable: a table that does not fit scrolls sideways in its box,
- * and a name that does not fit its column is cut with an ellipsis, whole on hover.
+ * Words stay whole (useWholeWordStyles), cells align at their tops, and a name that does not fit
+ * its column is cut with an ellipsis, whole on hover.
  */
 const useStyles = makeStyles(theme => ({
-  scroll: { overflowX: 'auto' },
-  table: {
-    '& th, & td': { wordBreak: 'normal', verticalAlign: 'top' },
-  },
-  oneLine: { whiteSpace: 'nowrap' },
+  top: { '& th, & td': { verticalAlign: 'top' } },
   podColumn: { width: '28%', minWidth: '8rem' },
   messageColumn: { minWidth: '12rem' },
   heading: { minWidth: 0 },
@@ -144,10 +138,15 @@ function PodTable(props: {
   const { pods, checkedAt } = props;
   const t = useKryptonT();
   const classes = useStyles();
+  const whole = useWholeWordStyles();
   const now = new Date(checkedAt);
   return (
-    <Box id={props.id} className={classes.scroll} mt={1}>
-      <Table size="small" className={classes.table} aria-label={props.label}>
+    <Box id={props.id} className={whole.scroll} mt={1}>
+      <Table
+        size="small"
+        className={`${whole.table} ${classes.top}`}
+        aria-label={props.label}
+      >
         <TableHead>
           <TableRow>
             <TableCell className={classes.podColumn}>
@@ -196,7 +195,7 @@ function PodTable(props: {
               {containers.map((c, i) => (
                 <TableRow key={`${c.role}/${c.name}`}>
                   {i === 0 && podCell}
-                  <TableCell className={classes.oneLine}>
+                  <TableCell className={whole.oneLine}>
                     {c.name}
                     {c.role !== 'container' && (
                       <Typography
@@ -216,7 +215,7 @@ function PodTable(props: {
                   <TableCell>
                     {describeHeldVersion(c.holds, t, { checkedAt })}
                   </TableCell>
-                  <TableCell className={classes.oneLine}>
+                  <TableCell className={whole.oneLine}>
                     {c.startedAt ? (
                       <RelativeTime value={c.startedAt} now={now} />
                     ) : (
@@ -224,7 +223,7 @@ function PodTable(props: {
                     )}
                   </TableCell>
                   <TableCell>{c.restarts}</TableCell>
-                  <TableCell className={classes.oneLine}>
+                  <TableCell className={whole.oneLine}>
                     {c.waitingReason ??
                       (c.running ? NONE : t('consumers.pods.stoppedContainer'))}
                   </TableCell>
@@ -309,9 +308,14 @@ export function ConditionTable(props: {
 }) {
   const t = useKryptonT();
   const classes = useStyles();
+  const whole = useWholeWordStyles();
   return (
-    <Box className={classes.scroll}>
-      <Table size="small" className={classes.table} aria-label={props.label}>
+    <Box className={whole.scroll}>
+      <Table
+        size="small"
+        className={`${whole.table} ${classes.top}`}
+        aria-label={props.label}
+      >
         <TableHead>
           <TableRow>
             <TableCell>{t('consumers.pods.conditionType')}</TableCell>
@@ -329,12 +333,12 @@ export function ConditionTable(props: {
                 component="th"
                 scope="row"
                 role="rowheader"
-                className={classes.oneLine}
+                className={whole.oneLine}
               >
                 {c.type}
               </TableCell>
-              <TableCell className={classes.oneLine}>{c.status}</TableCell>
-              <TableCell className={classes.oneLine}>
+              <TableCell className={whole.oneLine}>{c.status}</TableCell>
+              <TableCell className={whole.oneLine}>
                 {c.reason ?? NONE}
               </TableCell>
               <TableCell className={classes.wrap}>

@@ -20,7 +20,7 @@ import { useKryptonT } from '../../translation';
 import { DiscoveryFailureTable } from './ConsumerTable';
 import { statusHeadline } from './describe';
 import { EntityGroups } from './EntityGroups';
-import { NONE, Scrolling, useTableStyles } from './tableParts';
+import { NONE, Scrolling, useWholeWordStyles } from '../wholeWordTables';
 
 /** One matched workload of a restart: acknowledged, or failed with the server's guidance. */
 type Outcome = WorkloadRef & { failure?: RestartFailure };
@@ -38,7 +38,7 @@ export interface RestartResultViewProps {
 
 const OutcomeTable = (props: { outcomes: Outcome[]; label: string }) => {
   const t = useKryptonT();
-  const classes = useTableStyles();
+  const classes = useWholeWordStyles();
   return (
     <Scrolling>
       <Table size="small" className={classes.table} aria-label={props.label}>

@@ -10,6 +10,7 @@ import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Fragment, useState } from 'react';
 import { useKryptonT } from '../../translation';
+import { NONE, useWholeWordStyles } from '../wholeWordTables';
 import { LineDiffView } from './LineDiffView';
 
 const useStyles = makeStyles(theme => ({
@@ -30,9 +31,6 @@ const useStyles = makeStyles(theme => ({
     overflowWrap: 'anywhere',
     fontFamily: 'monospace',
   },
-  // A narrow window scrolls the table sideways rather than breaking its words mid-letter.
-  scroll: { overflowX: 'auto' },
-  word: { whiteSpace: 'nowrap' },
   cell: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -46,14 +44,13 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The placeholder of a masked value: symbols, not words, as NONE is for a side without the key. */
+const MASK = '••••••••';
+
 /**
  * One side's text value, masked until this very value is revealed. The text is rendered as a
  * React text node, never parsed or previewed, so nothing in it can become markup.
  */
-/** The placeholder of a masked value and of a side without the key: symbols, not words. */
-const MASK = '••••••••';
-const NONE = '—';
-
 function MaskedText(props: { text: string; keyName: string; side: string }) {
   const classes = useStyles();
   const t = useKryptonT();
@@ -168,6 +165,7 @@ export interface KeyDiffTableProps {
  */
 export function KeyDiffTable(props: KeyDiffTableProps) {
   const classes = useStyles();
+  const whole = useWholeWordStyles();
   const t = useKryptonT();
   const { diff, title, fromLabel, toLabel } = props;
   const { counts } = diff;
@@ -201,15 +199,15 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
       {diff.entries.length === 0 ? (
         <Typography variant="body2">{t('history.diff.noKeys')}</Typography>
       ) : (
-        <div className={classes.scroll}>
+        <div className={whole.scroll}>
           <Table size="small" aria-label={title}>
             <TableHead>
               <TableRow>
                 <TableCell>{t('history.diff.key')}</TableCell>
-                <TableCell className={classes.word}>
+                <TableCell className={whole.oneLine}>
                   {t('history.diff.change')}
                 </TableCell>
-                <TableCell className={classes.word}>
+                <TableCell className={whole.oneLine}>
                   {t('history.diff.kind')}
                 </TableCell>
                 <TableCell>{capitalize(fromLabel)}</TableCell>
@@ -225,7 +223,7 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
                       <TableCell component="th" scope="row" role="rowheader">
                         <span className={classes.key}>{entry.key}</span>
                       </TableCell>
-                      <TableCell className={classes.word}>
+                      <TableCell className={whole.oneLine}>
                         {t(`history.diff.changes.${entry.change}`)}
                         {entry.kind === 'binary' &&
                           entry.change === 'changed' && (
@@ -238,7 +236,7 @@ export function KeyDiffTable(props: KeyDiffTableProps) {
                             </Typography>
                           )}
                       </TableCell>
-                      <TableCell className={classes.word}>
+                      <TableCell className={whole.oneLine}>
                         {t(`history.diff.kinds.${entry.kind}`)}
                       </TableCell>
                       <TableCell>

@@ -4,20 +4,20 @@ import { ReactNode } from 'react';
 
 /**
  * Backstage's cells break words anywhere to fit a squeezed column: at an 800 px window kinds and
- * workload names broke mid-word ("Deploy / ment", "payments- / api"). In the Consumers tables
- * every word stays whole; a kind, a name and a code are one line each, and the other columns
- * wrap between words. A table that still does not fit (a very long name) scrolls sideways in its
- * box.
+ * workload names broke mid-word ("Deploy / ment", "payments- / api"). In Krypton's tables every
+ * word stays whole: `table` lets cells wrap between words only, `oneLine` keeps a name, a kind or
+ * a code in one piece, and a table that still does not fit (a very long name) scrolls sideways
+ * in its box (`scroll`, or `Scrolling` around it).
  */
-export const useTableStyles = makeStyles({
+export const useWholeWordStyles = makeStyles({
   scroll: { overflowX: 'auto' },
   table: { '& th, & td': { wordBreak: 'normal' } },
   oneLine: { whiteSpace: 'nowrap' },
 });
 
-/** The box a Consumers table scrolls sideways in when it does not fit. */
+/** The box a table scrolls sideways in when it does not fit. */
 export function Scrolling({ children }: { children: ReactNode }) {
-  const classes = useTableStyles();
+  const classes = useWholeWordStyles();
   return <Box className={classes.scroll}>{children}</Box>;
 }
 
